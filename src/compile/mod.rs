@@ -1,0 +1,1 @@
+//! The export pipeline: document to archive, in stages, with progress and cancel.

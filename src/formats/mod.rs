@@ -1,0 +1,6 @@
+//! Bytes on disk to and from the document: `.smf`, `.smt`, BC1, the minimap, `mapinfo.lua`,
+//! archives (`.sdd`, `.sdz`, `.sd7`) and the project folder. Pure; typed errors; never panics.
+
+pub mod error;
+
+pub use error::FormatError;

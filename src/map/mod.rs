@@ -1,0 +1,210 @@
+//! The document: what a map is. Every layer at engine resolution, the settings `mapinfo.lua`
+//! carries, features and teams. No files, no GPU, no UI.
+
+pub mod grid;
+pub mod lua_value;
+pub mod settings;
+pub mod size;
+pub mod texture;
+
+pub use grid::Grid;
+pub use lua_value::{LuaKey, LuaTable, LuaValue};
+pub use settings::{
+    AtmosphereSettings, LightingSettings, MapSettings, MoveSpeeds, TerrainType, WaterSettings,
+};
+pub use size::{ELMOS_PER_MAP_UNIT, ELMOS_PER_SQUARE, MAX_MAP_UNITS, MapSize, MapSizeError};
+pub use texture::GroundTexture;
+
+/// Heights in elmos on the (mapx + 1) x (mapy + 1) vertex grid.
+pub type HeightGrid = Grid<f32>;
+/// Metal bytes at (mapx / 2) x (mapy / 2); metal = byte x `max_metal`.
+pub type MetalMap = Grid<u8>;
+/// Terrain type indices at (mapx / 2) x (mapy / 2), into `MapSettings::terrain_types`.
+pub type TypeMap = Grid<u8>;
+/// Grass patch sizes at (mapx / 4) x (mapy / 4); 0 is none, 255 is reserved.
+pub type GrassMap = Grid<u8>;
+
+/// The height word the engine decodes as `min + word * (max - min) / 65536` (not 65535).
+pub const HEIGHT_WORD_DIVISOR: f64 = 65536.0;
+
+/// A map feature placed on the ground: a tree, a rock, a geothermal vent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Feature {
+    /// The feature definition's name (31 characters at most reach the engine).
+    pub name: String,
+    pub x_elmos: f32,
+    pub z_elmos: f32,
+    /// Heading in degrees.
+    pub rotation_deg: f32,
+}
+
+/// One team (player slot) and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Team {
+    pub start_x_elmos: f32,
+    pub start_z_elmos: f32,
+}
+
+/// A whole map, the truth that export is a pure function of.
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub size: MapSize,
+    pub heights: HeightGrid,
+    pub metal: MetalMap,
+    pub types: TypeMap,
+    pub grass: GrassMap,
+    pub texture: GroundTexture,
+    pub features: Vec<Feature>,
+    pub teams: Vec<Team>,
+    pub settings: MapSettings,
+}
+
+/// A layer handed to [`Map`] whose size does not match the map.
+#[derive(Debug, thiserror::Error)]
+#[error("{layer} is {got_w}x{got_h}, but a {units_w}x{units_h} map needs {want_w}x{want_h}")]
+pub struct LayerSizeError {
+    pub layer: &'static str,
+    pub got_w: usize,
+    pub got_h: usize,
+    pub want_w: usize,
+    pub want_h: usize,
+    pub units_w: u32,
+    pub units_h: u32,
+}
+
+impl Map {
+    /// A flat map at height 0 (or just above the water when the height range allows), no metal,
+    /// no grass, type 0 everywhere and a plain default texture.
+    pub fn new(size: MapSize, settings: MapSettings) -> Map {
+        let (hw, hh) = size.height_vertices();
+        let (mw, mh) = size.metal_cells();
+        let (gw, gh) = size.grass_cells();
+        let flat = 0.0f32.clamp(settings.min_height_elmos, settings.max_height_elmos);
+        let heights = Grid::filled(hw, hh, flat);
+        let texture = GroundTexture::default_for_heights(size, &heights, &settings);
+        Map {
+            size,
+            heights,
+            metal: Grid::filled(mw, mh, 0),
+            types: Grid::filled(mw, mh, 0),
+            grass: Grid::filled(gw, gh, 0),
+            texture,
+            features: Vec::new(),
+            teams: Vec::new(),
+            settings,
+        }
+    }
+
+    /// Checks that every layer has the size this map's [`MapSize`] needs.
+    pub fn check_layers(&self) -> Result<(), LayerSizeError> {
+        let s = self.size;
+        let check = |layer, got: (usize, usize), want: (usize, usize)| {
+            if got == want {
+                Ok(())
+            } else {
+                Err(LayerSizeError {
+                    layer,
+                    got_w: got.0,
+                    got_h: got.1,
+                    want_w: want.0,
+                    want_h: want.1,
+                    units_w: s.width_units(),
+                    units_h: s.height_units(),
+                })
+            }
+        };
+        check("heights", self.heights.dims(), s.height_vertices())?;
+        check("metal", self.metal.dims(), s.metal_cells())?;
+        check("types", self.types.dims(), s.metal_cells())?;
+        check("grass", self.grass.dims(), s.grass_cells())?;
+        check(
+            "texture",
+            (self.texture.width(), self.texture.height()),
+            s.texture_texels(),
+        )
+    }
+
+    /// The height word (0..=65535) the engine stores for `height_elmos` with this map's range.
+    pub fn height_word(&self, height_elmos: f32) -> u16 {
+        height_to_word(
+            height_elmos,
+            self.settings.min_height_elmos,
+            self.settings.max_height_elmos,
+        )
+    }
+
+    /// Every height as the engine's 16-bit word.
+    pub fn height_words(&self) -> Vec<u16> {
+        let (lo, hi) = (
+            self.settings.min_height_elmos,
+            self.settings.max_height_elmos,
+        );
+        self.heights
+            .data()
+            .iter()
+            .map(|&h| height_to_word(h, lo, hi))
+            .collect()
+    }
+
+    /// Replaces the heights with the engine's decoding of `words`.
+    pub fn set_height_words(&mut self, words: &[u16]) {
+        let (lo, hi) = (
+            self.settings.min_height_elmos,
+            self.settings.max_height_elmos,
+        );
+        for (h, &w) in self.heights.data_mut().iter_mut().zip(words) {
+            *h = word_to_height(w, lo, hi);
+        }
+    }
+
+    /// The metal an extractor sees in a cell: byte x `max_metal`.
+    pub fn metal_amount(&self, x: usize, z: usize) -> f32 {
+        self.metal.get(x, z) as f32 * self.settings.max_metal
+    }
+}
+
+/// The engine's height encoding: `word = round((h - min) * 65536 / (max - min))`, clamped.
+pub fn height_to_word(height_elmos: f32, min_elmos: f32, max_elmos: f32) -> u16 {
+    let range = (max_elmos as f64 - min_elmos as f64).max(f64::MIN_POSITIVE);
+    let w = ((height_elmos as f64 - min_elmos as f64) * HEIGHT_WORD_DIVISOR / range).round();
+    w.clamp(0.0, 65535.0) as u16
+}
+
+/// The engine's height decoding, in the engine's own float order
+/// (`min + word * ((max - min) / 65536)`, all f32).
+pub fn word_to_height(word: u16, min_elmos: f32, max_elmos: f32) -> f32 {
+    min_elmos + word as f32 * ((max_elmos - min_elmos) / HEIGHT_WORD_DIVISOR as f32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn height_words_round_trip_exactly() {
+        for (lo, hi) in [(-100.0f32, 400.0f32), (-50.0, 250.0), (-340.0, 760.0)] {
+            for w in (0..=65535u32).step_by(7).chain([65535]) {
+                let h = word_to_height(w as u16, lo, hi);
+                assert_eq!(height_to_word(h, lo, hi), w as u16, "{lo}..{hi} word {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn engine_divisor_is_65536() {
+        // The engine fact: min -50, max 250, word 49151 gives 174.995422.
+        let h = word_to_height(49151, -50.0, 250.0);
+        assert!((h - 174.995_42).abs() < 1e-4, "{h}");
+    }
+
+    #[test]
+    fn new_map_layers_have_engine_resolution() {
+        let size = MapSize::new(4, 2).unwrap();
+        let map = Map::new(size, MapSettings::default());
+        map.check_layers().unwrap();
+        assert_eq!(map.heights.dims(), (257, 129));
+        assert_eq!(map.metal.dims(), (128, 64));
+        assert_eq!(map.grass.dims(), (64, 32));
+        assert_eq!((map.texture.width(), map.texture.height()), (2048, 1024));
+    }
+}
