@@ -2,5 +2,7 @@
 //! archives (`.sdd`, `.sdz`, `.sd7`) and the project folder. Pure; typed errors; never panics.
 
 pub mod error;
+pub mod import_report;
 
 pub use error::FormatError;
+pub use import_report::ImportReport;

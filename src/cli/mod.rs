@@ -1,0 +1,58 @@
+//! The headless commands: compile, decompile, info, import. Each prints progress on stderr and
+//! exits non-zero with one clear line on any error.
+
+mod import_sc2;
+mod import_wz2100;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "groundwork",
+    version,
+    about = "Map editor and compiler for Beyond All Reason and other Recoil/Spring games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Import another game's map into a Groundwork project folder.
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ImportSource {
+    /// A Warzone 2100 skirmish map (.wz archive, a folder holding multiplay/maps/, or a map folder).
+    Wz2100(import_wz2100::Wz2100Args),
+    /// A StarCraft II map (.SC2Map).
+    Sc2(import_sc2::Sc2Args),
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            return 0;
+        }
+        Some(Command::Import { source }) => match source {
+            ImportSource::Wz2100(a) => import_wz2100::run(a),
+            ImportSource::Sc2(a) => import_sc2::run(a),
+        },
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
