@@ -5,6 +5,7 @@ pub mod bc1;
 pub mod bytes;
 pub mod error;
 pub mod import_report;
+pub mod mapinfo;
 pub mod minimap;
 pub mod smf;
 pub mod smt;
