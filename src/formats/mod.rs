@@ -1,6 +1,7 @@
 //! Bytes on disk to and from the document: `.smf`, `.smt`, BC1, the minimap, `mapinfo.lua`,
 //! archives (`.sdd`, `.sdz`, `.sd7`) and the project folder. Pure; typed errors; never panics.
 
+pub mod archive;
 pub mod bc1;
 pub mod bytes;
 pub mod error;
