@@ -30,7 +30,7 @@ pub fn encode_bc1_into(
     quality: Bc1Quality,
     out: &mut [u8],
 ) {
-    debug_assert!(width % 4 == 0 && height % 4 == 0);
+    debug_assert!(width.is_multiple_of(4) && height.is_multiple_of(4));
     debug_assert_eq!(rgba.len(), width * height * 4);
     debug_assert_eq!(out.len(), bc1_size(width, height));
     match quality {

@@ -6,10 +6,23 @@ pub mod bc1;
 pub mod bytes;
 pub mod error;
 pub mod import_report;
+pub mod map_reader;
 pub mod mapinfo;
 pub mod minimap;
+pub mod project;
 pub mod smf;
 pub mod smt;
 
 pub use error::FormatError;
 pub use import_report::ImportReport;
+pub use map_reader::{LoadedMap, read_map};
+pub use project::{is_project, load_project, save_project};
+
+/// Opens a project folder or an existing map, whichever `path` is.
+pub fn open_map(path: &std::path::Path) -> Result<LoadedMap, FormatError> {
+    if project::is_project(path) {
+        load_project(path)
+    } else {
+        read_map(path)
+    }
+}
