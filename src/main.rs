@@ -1,5 +1,18 @@
-//! The `groundwork` binary: with no arguments the editor, otherwise a CLI subcommand.
+//! The `groundwork` binary: with no arguments (or a map to open, or `--screenshot`) the
+//! editor, otherwise a CLI subcommand.
 
 fn main() {
-    std::process::exit(groundwork::cli::run());
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let code = match groundwork::ui::EditorOptions::from_args(&args) {
+        Some(Ok(options)) => groundwork::ui::run_editor(options),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            2
+        }
+        None => groundwork::cli::run(),
+    };
+    std::process::exit(code);
 }

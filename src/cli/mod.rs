@@ -3,6 +3,7 @@
 
 mod import_sc2;
 mod import_wz2100;
+pub mod render;
 
 use clap::{Parser, Subcommand};
 
@@ -24,6 +25,8 @@ enum Command {
         #[command(subcommand)]
         source: ImportSource,
     },
+    /// Draw a map offscreen (no window) and write a PNG.
+    Render(render::RenderArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -32,6 +35,14 @@ enum ImportSource {
     Wz2100(import_wz2100::Wz2100Args),
     /// A StarCraft II map (.SC2Map).
     Sc2(import_sc2::Sc2Args),
+}
+
+/// Whether `name` is one of the subcommands (the editor leaves those to the CLI).
+pub fn is_subcommand(name: &str) -> bool {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .any(|c| c.get_name() == name)
 }
 
 /// Runs the command line; returns the process exit code.
@@ -47,6 +58,7 @@ pub fn run() -> i32 {
             ImportSource::Wz2100(a) => import_wz2100::run(a),
             ImportSource::Sc2(a) => import_sc2::run(a),
         },
+        Some(Command::Render(a)) => render::run(a),
     };
     match result {
         Ok(()) => 0,

@@ -1,0 +1,200 @@
+//! Frame time of the editor's renderer at 1920x1080 on 8x8, 16x16 and 32x32 maps, along a
+//! fixed camera path (an orbit of the whole map, a low pass across it, a top-down pan), with
+//! the plain ground and with every overlay on; plus the GPU memory each map takes and how
+//! long putting it on the GPU takes. Headless, on whatever adapter `WGPU_BACKEND` picks.
+//!
+//! `cargo bench --bench render [-- --frames N --sizes 8,16,32]`. Each frame is submitted and
+//! waited for, so a frame's time is the CPU and GPU work of that frame, end to end.
+
+use std::time::Instant;
+
+use glam::Vec3;
+use groundwork::edit::procedural::relief_map;
+use groundwork::gpu::{
+    Camera, CameraPreset, GpuContext, MapScene, RenderTarget, Renderer, ViewOptions,
+};
+use groundwork::map::{Map, MapSize};
+
+struct Args {
+    frames: usize,
+    sizes: Vec<u32>,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        frames: 90,
+        sizes: vec![8, 16, 32],
+    };
+    let argv: Vec<String> = std::env::args().collect();
+    let mut i = 1;
+    while i < argv.len() {
+        match argv[i].as_str() {
+            "--frames" => {
+                a.frames = argv
+                    .get(i + 1)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(a.frames);
+                i += 1;
+            }
+            "--sizes" => {
+                if let Some(v) = argv.get(i + 1) {
+                    a.sizes = v.split(',').filter_map(|s| s.trim().parse().ok()).collect();
+                }
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    a
+}
+
+/// The camera for frame `i` of `n` over a `w` x `d` map.
+fn camera_on_path(i: usize, n: usize, map: &Map, aspect: f32) -> Camera {
+    let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
+    let t = i as f32 / n.max(1) as f32;
+    let ground = |x: f32, z: f32| map.heights.sample_bilinear(x / 8.0, z / 8.0);
+    let mut cam;
+    if t < 1.0 / 3.0 {
+        cam = Camera::preset(CameraPreset::Overview, w, d, 0.0);
+        cam.frame(w, d, aspect);
+        cam.yaw_rad = t * 3.0 * std::f32::consts::TAU;
+    } else if t < 2.0 / 3.0 {
+        let s = (t - 1.0 / 3.0) * 3.0;
+        let x = w * (0.1 + 0.8 * s);
+        let z = d * 0.8;
+        let eye = Vec3::new(x, ground(x, z) + 400.0, z);
+        let target = Vec3::new(x + w * 0.05, 0.0, d * 0.4);
+        cam = Camera::preset(CameraPreset::LookAt { eye, target }, w, d, 0.0);
+    } else {
+        let s = (t - 2.0 / 3.0) * 3.0;
+        cam = Camera::preset(CameraPreset::Top, w, d, 0.0);
+        cam.frame(w, d, aspect);
+        cam.distance_elmos *= 0.35;
+        cam.target = Vec3::new(w * (0.2 + 0.6 * s), 0.0, d * (0.2 + 0.6 * s));
+    }
+    cam.clamp_above_ground(ground);
+    cam
+}
+
+struct Timing {
+    mean_ms: f64,
+    p95_ms: f64,
+    triangles_k: f64,
+    chunks: f64,
+}
+
+fn run_path(
+    ctx: &GpuContext,
+    renderer: &Renderer,
+    scene: &MapScene,
+    map: &Map,
+    target: &RenderTarget,
+    opts: &ViewOptions,
+    frames: usize,
+) -> Timing {
+    // warm up: pipelines, first uploads
+    for i in 0..3 {
+        renderer.render(
+            ctx,
+            scene,
+            target,
+            &camera_on_path(i, frames, map, target.aspect()),
+            opts,
+        );
+        ctx.wait();
+    }
+    let mut ms = Vec::with_capacity(frames);
+    let (mut tris, mut chunks) = (0u64, 0usize);
+    for i in 0..frames {
+        let cam = camera_on_path(i, frames, map, target.aspect());
+        let t0 = Instant::now();
+        let stats = renderer.render(ctx, scene, target, &cam, opts);
+        ctx.wait();
+        ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+        tris += stats.triangles;
+        chunks += stats.chunks;
+    }
+    let mut sorted = ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    Timing {
+        mean_ms: ms.iter().sum::<f64>() / ms.len().max(1) as f64,
+        p95_ms: sorted[((sorted.len() as f64 * 0.95) as usize).min(sorted.len() - 1)],
+        triangles_k: tris as f64 / frames.max(1) as f64 / 1000.0,
+        chunks: chunks as f64 / frames.max(1) as f64,
+    }
+}
+
+fn doc_bytes(map: &Map) -> u64 {
+    (map.heights.data().len() * 4
+        + map.texture.rgba().len()
+        + map.metal.data().len() * 2
+        + map.grass.data().len()) as u64
+}
+
+fn main() {
+    let a = args();
+    let ctx = match GpuContext::headless() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("skipped: no GPU adapter ({e})");
+            return;
+        }
+    };
+    println!("renderer benchmark on {}", ctx.describe());
+    println!(
+        "1920x1080, {} frames per path (orbit, low pass, top-down pan), each frame waited for",
+        a.frames
+    );
+    let renderer = Renderer::new(&ctx);
+    let target = RenderTarget::new(&ctx, 1920, 1080);
+    let plain = ViewOptions::default();
+    let overlays = ViewOptions {
+        metal: true,
+        grass: true,
+        types: true,
+        slope: true,
+        contours: true,
+        grid: true,
+        ..ViewOptions::default()
+    };
+    println!();
+    println!(
+        "| map | document MiB | GPU MiB | upload s | plain mean / p95 ms | overlays mean / p95 ms | triangles (k) | chunks drawn |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for units in &a.sizes {
+        let Ok(size) = MapSize::new(*units, *units) else {
+            eprintln!("skipping size {units}: not a valid map size");
+            continue;
+        };
+        let t0 = Instant::now();
+        let map = relief_map(size, 42, "bench");
+        let made = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        let scene = match MapScene::new(&ctx, &renderer, &map, &mut |_, _| {}) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("| {size} | - | - | - | {e} | | | |");
+                continue;
+            }
+        };
+        ctx.wait();
+        let upload = t0.elapsed().as_secs_f64();
+        let p = run_path(&ctx, &renderer, &scene, &map, &target, &plain, a.frames);
+        let o = run_path(&ctx, &renderer, &scene, &map, &target, &overlays, a.frames);
+        let mib = |b: u64| b as f64 / 1048576.0;
+        println!(
+            "| {size} | {:.0} | {:.0} | {upload:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} |",
+            mib(doc_bytes(&map)),
+            mib(scene.gpu_bytes() + renderer.gpu_bytes() + target.gpu_bytes()),
+            p.mean_ms,
+            p.p95_ms,
+            o.mean_ms,
+            o.p95_ms,
+            (p.triangles_k + o.triangles_k) / 2.0,
+            (p.chunks + o.chunks) / 2.0,
+        );
+        eprintln!("({size}: map generated in {made:.1} s)");
+    }
+}

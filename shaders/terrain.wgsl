@@ -1,0 +1,151 @@
+// The ground: a chunk of the heightmap grid, displaced in the vertex shader from the height
+// texture (textureLoad: R32Float is not filterable everywhere), textured from one tile of the
+// ground texture, lit as the engine lights the ground, with the overlays blended on top.
+
+@group(0) @binding(1) var heights: texture_2d<f32>;
+@group(0) @binding(2) var metal_map: texture_2d<f32>;
+@group(0) @binding(3) var grass_map: texture_2d<f32>;
+@group(0) @binding(4) var type_map: texture_2d<u32>;
+@group(0) @binding(5) var<uniform> palette: array<vec4<f32>, 256>;
+@group(0) @binding(6) var ground_sampler: sampler;
+
+@group(1) @binding(0) var ground_tile: texture_2d<f32>;
+// x, y: the tile's corner in elmos; z, w: its size in elmos
+@group(1) @binding(1) var<uniform> tile: vec4<f32>;
+
+struct VertexIn {
+    // the vertex within its chunk, in heightmap vertices
+    @location(0) local: vec2<u32>,
+    // 1 for the skirt hanging below the chunk's rim (hides cracks between levels of detail)
+    @location(1) skirt: u32,
+    // x, y: the chunk's first vertex; z: the step between vertices at this level of detail
+    @location(2) chunk: vec3<u32>,
+    // the height skirts hang down to
+    @location(3) skirt_floor: f32,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    // 0 on the ground, rising to 1 down a skirt (the map's border wall)
+    @location(2) wall: f32,
+};
+
+fn height_at(v: vec2<i32>) -> f32 {
+    let last = vec2<i32>(textureDimensions(heights)) - vec2<i32>(1, 1);
+    return textureLoad(heights, clamp(v, vec2<i32>(0, 0), last), 0).r;
+}
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    let v = vec2<i32>(in.chunk.xy + in.local);
+    let s = i32(in.chunk.z);
+    var h = height_at(v);
+    let hl = height_at(v - vec2<i32>(s, 0));
+    let hr = height_at(v + vec2<i32>(s, 0));
+    let hn = height_at(v - vec2<i32>(0, s));
+    let hs = height_at(v + vec2<i32>(0, s));
+    let span = 16.0 * f32(s);
+    let normal = normalize(vec3<f32>(hl - hr, span, hn - hs));
+    if (in.skirt == 1u) {
+        h = min(h, in.skirt_floor);
+    }
+    let world = vec3<f32>(f32(v.x) * 8.0, h, f32(v.y) * 8.0);
+    var out: VertexOut;
+    out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    out.normal = normal;
+    out.wall = f32(in.skirt);
+    return out;
+}
+
+// The metal overlay's colour for a metal fraction t = byte / 255 (mirrored by
+// `gpu::view::metal_overlay_rgba` for the legend).
+fn metal_colour(t: f32) -> vec4<f32> {
+    if (t <= 0.0) {
+        return vec4<f32>(0.0);
+    }
+    let c = mix(vec3<f32>(0.15, 0.35, 1.0), vec3<f32>(1.0, 0.85, 0.1), t);
+    return vec4<f32>(c, 0.4 + 0.6 * t);
+}
+
+fn cell(world: vec2<f32>, size_elmos: f32, dims: vec2<u32>) -> vec2<i32> {
+    let c = vec2<i32>(floor(world / size_elmos));
+    return clamp(c, vec2<i32>(0, 0), vec2<i32>(dims) - vec2<i32>(1, 1));
+}
+
+// 1 on a line every `interval` of `value`, fading over about a pixel.
+fn line(value: f32, interval: f32, width_px: f32) -> f32 {
+    let f = value / interval;
+    let w = max(fwidth(f), 1e-6);
+    let d = abs(fract(f - 0.5) - 0.5) / w;
+    return 1.0 - clamp(d / width_px, 0.0, 1.0);
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    // everything needing derivatives first, in uniform control flow
+    let uv = (in.world.xz - tile.xy) / tile.zw;
+    let base = textureSample(ground_tile, ground_sampler, uv).rgb;
+    let contour = line(in.world.y, max(frame.overlay_params.y, 1.0), 1.0);
+    let grid = max(line(in.world.x, 1024.0, 1.0), line(in.world.z, 1024.0, 1.0));
+    let cursor_d = length(in.world.xz - frame.cursor.xy);
+    let cursor_w = max(fwidth(cursor_d), 1e-4);
+
+    // the engine's ground lighting: texture x (ambient + diffuse x N.L) + specular
+    let n = normalize(in.normal);
+    let l = normalize(frame.sun_dir.xyz);
+    let ndl = max(dot(n, l), 0.0);
+    let view_dir = normalize(frame.camera_pos.xyz - in.world);
+    let half_v = normalize(l + view_dir);
+    let spec = pow(max(dot(n, half_v), 0.0), frame.specular.w) * frame.specular.rgb;
+    var col = base * (frame.ambient.rgb + frame.diffuse.rgb * ndl) + spec;
+    let shade = 0.55 + 0.45 * ndl;
+
+    if (frame.overlay.x > 0.0) {
+        let m = textureLoad(metal_map, cell(in.world.xz, 16.0, textureDimensions(metal_map)), 0).r;
+        let mc = metal_colour(m);
+        col = mix(col, mc.rgb * shade, mc.a * frame.overlay.x);
+    }
+    if (frame.overlay.y > 0.0) {
+        let g = textureLoad(grass_map, cell(in.world.xz, 32.0, textureDimensions(grass_map)), 0).r;
+        if (g > 0.0) {
+            col = mix(col, vec3<f32>(0.2, 0.95, 0.25) * shade, 0.6 * frame.overlay.y);
+        }
+    }
+    if (frame.overlay.z > 0.0) {
+        let t = textureLoad(type_map, cell(in.world.xz, 16.0, textureDimensions(type_map)), 0).r;
+        col = mix(col, palette[t].rgb * shade, 0.6 * frame.overlay.z);
+    }
+    if (frame.overlay.w > 0.0) {
+        let slope = 1.0 - n.y;
+        let thr = max(frame.overlay_params.x, 1e-4);
+        if (slope > thr) {
+            col = mix(col, vec3<f32>(1.0, 0.1, 0.05), 0.7 * frame.overlay.w);
+        } else {
+            let f = slope / thr;
+            let ramp = mix(vec3<f32>(0.1, 0.75, 0.3), vec3<f32>(1.0, 0.85, 0.1), f);
+            col = mix(col, ramp * shade, (0.25 + 0.35 * f) * frame.overlay.w);
+        }
+    }
+    if (frame.overlay_params.y > 0.0) {
+        col = mix(col, vec3<f32>(0.25, 0.12, 0.02), 0.7 * contour);
+    }
+    if (frame.overlay_params.z > 0.5) {
+        col = mix(col, vec3<f32>(1.0, 1.0, 1.0), 0.45 * grid);
+    }
+    if (frame.cursor.w > 0.5) {
+        let ring = 1.0 - clamp(abs(cursor_d - frame.cursor.z) / (1.5 * cursor_w), 0.0, 1.0);
+        let inside = select(0.0, 0.12, cursor_d < frame.cursor.z);
+        col = mix(col, vec3<f32>(1.0, 0.95, 0.4), max(ring, inside));
+    }
+    if (in.wall > 0.001) {
+        // the border wall: plain earth, darker further down
+        col = vec3<f32>(0.33, 0.27, 0.2) * (0.9 - 0.4 * in.wall) * (0.6 + 0.4 * ndl);
+    }
+    if (frame.overlay_params.w > 0.5 && in.world.y < 0.0) {
+        discard;
+    }
+    return vec4<f32>(to_target(col), 1.0);
+}

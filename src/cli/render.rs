@@ -1,0 +1,90 @@
+//! `groundwork render`: draws a map offscreen, with no window, through the editor's renderer,
+//! and writes a PNG. For thumbnails, CI and checking a map without opening the editor.
+
+use std::path::PathBuf;
+
+use crate::gpu::{CameraPreset, GpuContext, Overlay, ViewOptions, snapshot};
+
+/// Arguments of `groundwork render`.
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// A map (.sd7, .sdz, .sdd, .smf), a project folder, or `starter` for the built-in map.
+    pub map: PathBuf,
+    /// The PNG to write.
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// Picture size in pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720")]
+    pub size: String,
+    /// overview, top, grazing, or an eye and a target in elmos: x,y,z:tx,ty,tz
+    #[arg(long, default_value = "overview", allow_hyphen_values = true)]
+    pub camera: String,
+    /// Overlays to blend over the ground: metal, grass, type, slope, contours, grid (repeatable).
+    #[arg(long)]
+    pub overlay: Vec<String>,
+}
+
+/// Parses `WIDTHxHEIGHT`.
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size `{s}`: expected WIDTHxHEIGHT, e.g. 1280x720"))?;
+    let n = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&v| (1..=8192).contains(&v))
+    };
+    match (n(w), n(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("size `{s}`: each side must be 1 to 8192 pixels")),
+    }
+}
+
+/// Runs the command; the error is one line for the user.
+pub fn run(args: RenderArgs) -> Result<(), String> {
+    let (w, h) = parse_size(&args.size)?;
+    let preset = CameraPreset::parse(&args.camera)?;
+    let mut opts = ViewOptions::default();
+    for o in &args.overlay {
+        Overlay::parse(o)?.enable(&mut opts);
+    }
+    let (map, warnings) = open_map(&args.map)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let ctx = GpuContext::headless().map_err(|e| e.to_string())?;
+    eprintln!("rendering on {}", ctx.describe());
+    let rgba =
+        snapshot::render_map_rgba(&ctx, &map, preset, w, h, &opts).map_err(|e| e.to_string())?;
+    let img = image::RgbaImage::from_raw(w, h, rgba)
+        .ok_or_else(|| "the GPU returned a picture of the wrong size".to_string())?;
+    img.save(&args.output)
+        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    eprintln!("wrote {}", args.output.display());
+    Ok(())
+}
+
+/// The map at `path`: `starter` is the built-in starter map; anything else goes to
+/// [`crate::formats::open_map`] (a project folder or a map). Returns the map and the readers'
+/// warnings.
+pub fn open_map(path: &std::path::Path) -> Result<(crate::map::Map, Vec<String>), String> {
+    if path.as_os_str() == "starter" && !path.exists() {
+        return crate::assets::starter_map().map(|m| (m, Vec::new()));
+    }
+    let loaded = crate::formats::open_map(path).map_err(|e| e.to_string())?;
+    Ok((loaded.map, loaded.warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("1280x720").unwrap(), (1280, 720));
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("1280").is_err());
+        assert!(parse_size("99999x10").is_err());
+    }
+}

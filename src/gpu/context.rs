@@ -1,0 +1,137 @@
+//! The device the renderer and the kernels run on: how to ask for it (the adapter's real
+//! limits, only the features we use), headless or handed over by the window, and what it can do.
+
+use std::sync::Arc;
+
+/// Why no GPU device could be had.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    #[error("no GPU adapter found (install a Vulkan driver, e.g. mesa-vulkan-drivers): {0}")]
+    NoAdapter(String),
+    #[error("the GPU refused the device: {0}")]
+    Device(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("reading back from the GPU failed: {0}")]
+    Readback(String),
+}
+
+/// The optional features the renderer uses when the adapter has them.
+pub fn wanted_features(adapter: &wgpu::Adapter) -> wgpu::Features {
+    adapter.features() & wgpu::Features::TIMESTAMP_QUERY
+}
+
+/// The device the editor needs: the adapter's own limits (eframe's default asks for WebGL-level
+/// limits, too small for a 4097 x 4097 heightmap and with no compute on GL) and only the
+/// features we use, masked by what the adapter has.
+pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
+    wgpu::DeviceDescriptor {
+        label: Some("groundwork device"),
+        required_features: wanted_features(adapter),
+        required_limits: adapter.limits(),
+        experimental_features: wgpu::ExperimentalFeatures::disabled(),
+        memory_hints: wgpu::MemoryHints::Performance,
+        trace: wgpu::Trace::Off,
+    }
+}
+
+/// A device and queue, and what they can do.
+#[derive(Clone)]
+pub struct GpuContext {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub limits: wgpu::Limits,
+    /// Compute kernels can edit the heights in place (read-write R32Float storage textures).
+    pub compute: bool,
+    /// Shared so that clones (handed to worker threads) count as one device.
+    _marker: Arc<()>,
+}
+
+impl std::fmt::Debug for GpuContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "GpuContext({} on {:?}, compute: {})",
+            self.info.name, self.info.backend, self.compute
+        )
+    }
+}
+
+impl GpuContext {
+    /// Wraps a device created from `adapter` with [`device_descriptor`].
+    pub fn new(adapter: &wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> GpuContext {
+        let limits = device.limits();
+        let rw = adapter
+            .get_texture_format_features(wgpu::TextureFormat::R32Float)
+            .flags
+            .contains(wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE);
+        let compute = adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
+            && limits.max_storage_textures_per_shader_stage >= 1
+            && limits.max_compute_workgroup_size_x >= 8
+            && limits.max_compute_workgroup_size_y >= 8
+            && limits.max_compute_invocations_per_workgroup >= 64
+            && rw
+            && std::env::var_os("GROUNDWORK_NO_COMPUTE").is_none();
+        GpuContext {
+            device,
+            queue,
+            info: adapter.get_info(),
+            limits,
+            compute,
+            _marker: Arc::new(()),
+        }
+    }
+
+    /// A device with no window: for `groundwork render`, tests and benchmarks. Honours
+    /// `WGPU_BACKEND` (vulkan, gl, ...) and `WGPU_ADAPTER_NAME`.
+    pub fn headless() -> Result<GpuContext, GpuError> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        if wgpu::Backends::from_env().is_none() {
+            desc.backends = wgpu::Backends::PRIMARY | wgpu::Backends::GL;
+        }
+        let instance = wgpu::Instance::new(desc);
+        let adapter = pollster::block_on(async {
+            match wgpu::util::initialize_adapter_from_env(&instance, None).await {
+                Ok(a) => Ok(a),
+                Err(_) => {
+                    instance
+                        .request_adapter(&wgpu::RequestAdapterOptions {
+                            power_preference: wgpu::PowerPreference::from_env()
+                                .unwrap_or(wgpu::PowerPreference::HighPerformance),
+                            ..Default::default()
+                        })
+                        .await
+                }
+            }
+        })
+        .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&device_descriptor(&adapter)))
+                .map_err(|e| GpuError::Device(e.to_string()))?;
+        Ok(GpuContext::new(&adapter, device, queue))
+    }
+
+    /// Waits until the GPU has finished everything submitted so far.
+    pub fn wait(&self) {
+        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+    }
+
+    /// One line naming the adapter and backend, for logs and benchmark tables.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({:?}, {:?}{})",
+            self.info.name,
+            self.info.backend,
+            self.info.device_type,
+            if self.compute {
+                ", compute"
+            } else {
+                ", no compute"
+            }
+        )
+    }
+}

@@ -1,0 +1,32 @@
+//! The renderer and the GPU brush kernels. Knows wgpu and the document, not egui: the window
+//! and `groundwork render` both draw through it.
+//!
+//! - [`context`]: the device (the adapter's real limits, only the features we use).
+//! - [`camera`]: orbit / top-down camera, presets, frustum.
+//! - [`terrain`]: chunks, levels of detail, culling.
+//! - [`ground`]: the ground texture in mipmapped tiles.
+//! - [`scene`]: one map on the GPU.
+//! - [`renderer`]: the pipelines (`shaders/terrain.wgsl`, `water.wgsl`, `markers.wgsl`).
+//! - [`kernels`]: compute kernels editing the heights in place (`shaders/brush_*.wgsl`).
+//! - [`snapshot`]: one picture of a map with no window.
+//! - [`target`]: offscreen pictures and reading them back.
+//! - [`view`]: overlays and their colours.
+
+pub mod camera;
+pub mod context;
+pub mod ground;
+pub mod kernels;
+pub mod renderer;
+pub mod scene;
+pub mod snapshot;
+pub mod target;
+pub mod terrain;
+pub mod view;
+
+pub use camera::{Camera, CameraPreset};
+pub use context::{GpuContext, GpuError};
+pub use kernels::{HeightKernel, HeightKernels};
+pub use renderer::{FrameStats, Renderer};
+pub use scene::MapScene;
+pub use target::RenderTarget;
+pub use view::{Overlay, ViewOptions};

@@ -1,0 +1,465 @@
+//! The pipelines that draw a [`MapScene`] into a [`RenderTarget`]: terrain (chunked,
+//! displaced, lit, overlaid), the water plane and the markers. One per device, shared by
+//! every scene and view; the window and `groundwork render` draw through the same code.
+
+use bytemuck::{Pod, Zeroable};
+use wgpu::util::DeviceExt;
+
+use super::GpuContext;
+use super::camera::Camera;
+use super::scene::{MapScene, MarkerInstance};
+use super::target::{COLOR_FORMAT, DEPTH_FORMAT, RenderTarget};
+use super::terrain::{ChunkInstance, GridVertex, LOD_LEVELS, lod_geometry};
+use super::view::{ViewOptions, slope_from_degrees};
+
+/// The per-frame uniform block; `Frame` in `shaders/common.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct FrameUniform {
+    pub view_proj: [[f32; 4]; 4],
+    pub camera_pos: [f32; 4],
+    pub sun_dir: [f32; 4],
+    pub ambient: [f32; 4],
+    pub diffuse: [f32; 4],
+    pub specular: [f32; 4],
+    pub map_size: [f32; 4],
+    pub water: [f32; 4],
+    pub sky: [f32; 4],
+    pub overlay: [f32; 4],
+    pub overlay_params: [f32; 4],
+    pub cursor: [f32; 4],
+    pub viewport: [f32; 4],
+}
+
+/// What one frame drew.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    pub chunks: usize,
+    pub draws: usize,
+    pub triangles: u64,
+}
+
+struct LodMesh {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+}
+
+pub struct Renderer {
+    pub scene_layout: wgpu::BindGroupLayout,
+    pub tile_layout: wgpu::BindGroupLayout,
+    pub sampler: wgpu::Sampler,
+    terrain: wgpu::RenderPipeline,
+    water: wgpu::RenderPipeline,
+    markers: wgpu::RenderPipeline,
+    lods: Vec<LodMesh>,
+}
+
+fn shader(ctx: &GpuContext, label: &str, body: &str) -> wgpu::ShaderModule {
+    let source = format!("{}\n{}", include_str!("../../shaders/common.wgsl"), body);
+    ctx.device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        })
+}
+
+fn texture_entry(
+    binding: u32,
+    vis: wgpu::ShaderStages,
+    sample_type: wgpu::TextureSampleType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: vis,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+fn uniform_entry(binding: u32, vis: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: vis,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn depth_state(write: bool) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(wgpu::CompareFunction::Greater),
+        stencil: Default::default(),
+        bias: Default::default(),
+    }
+}
+
+impl Renderer {
+    pub fn new(ctx: &GpuContext) -> Renderer {
+        let vf = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let fs = wgpu::ShaderStages::FRAGMENT;
+        let scene_layout = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("scene"),
+                entries: &[
+                    uniform_entry(0, vf),
+                    texture_entry(
+                        1,
+                        wgpu::ShaderStages::VERTEX,
+                        wgpu::TextureSampleType::Float { filterable: false },
+                    ),
+                    texture_entry(2, fs, wgpu::TextureSampleType::Float { filterable: false }),
+                    texture_entry(3, fs, wgpu::TextureSampleType::Float { filterable: false }),
+                    texture_entry(4, fs, wgpu::TextureSampleType::Uint),
+                    uniform_entry(5, fs),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 6,
+                        visibility: fs,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        count: None,
+                    },
+                ],
+            });
+        let tile_layout = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("ground tile"),
+                entries: &[
+                    texture_entry(0, fs, wgpu::TextureSampleType::Float { filterable: true }),
+                    uniform_entry(1, fs),
+                ],
+            });
+        let sampler = ctx.device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("ground"),
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
+            address_mode_v: wgpu::AddressMode::ClampToEdge,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            anisotropy_clamp: 8,
+            ..Default::default()
+        });
+        let terrain_layout = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("terrain"),
+                bind_group_layouts: &[Some(&scene_layout), Some(&tile_layout)],
+                immediate_size: 0,
+            });
+        let scene_only = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("scene only"),
+                bind_group_layouts: &[Some(&scene_layout)],
+                immediate_size: 0,
+            });
+        let targets_opaque = [Some(wgpu::ColorTargetState {
+            format: COLOR_FORMAT,
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let targets_blend = [Some(wgpu::ColorTargetState {
+            format: COLOR_FORMAT,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+
+        let terrain_shader = shader(ctx, "terrain", include_str!("../../shaders/terrain.wgsl"));
+        let vertex_layouts = [
+            Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<GridVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![0 => Uint32x2, 1 => Uint32],
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: std::mem::size_of::<ChunkInstance>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &wgpu::vertex_attr_array![2 => Uint32x3, 3 => Float32],
+            }),
+        ];
+        let terrain = ctx
+            .device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("terrain"),
+                layout: Some(&terrain_layout),
+                vertex: wgpu::VertexState {
+                    module: &terrain_shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &vertex_layouts,
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(depth_state(true)),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &terrain_shader,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &targets_opaque,
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
+
+        let water_shader = shader(ctx, "water", include_str!("../../shaders/water.wgsl"));
+        let water = ctx
+            .device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("water"),
+                layout: Some(&scene_only),
+                vertex: wgpu::VertexState {
+                    module: &water_shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(depth_state(false)),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &water_shader,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &targets_blend,
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
+
+        let marker_shader = shader(ctx, "markers", include_str!("../../shaders/markers.wgsl"));
+        let markers = ctx
+            .device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("markers"),
+                layout: Some(&scene_only),
+                vertex: wgpu::VertexState {
+                    module: &marker_shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(wgpu::VertexBufferLayout {
+                        array_stride: std::mem::size_of::<MarkerInstance>() as u64,
+                        step_mode: wgpu::VertexStepMode::Instance,
+                        attributes: &wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4],
+                    })],
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleStrip,
+                    ..Default::default()
+                },
+                depth_stencil: Some(depth_state(false)),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &marker_shader,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &targets_blend,
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
+
+        let lods = (0..LOD_LEVELS)
+            .map(|lod| {
+                let g = lod_geometry(1 << lod);
+                LodMesh {
+                    vertices: ctx
+                        .device
+                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                            label: Some("chunk vertices"),
+                            contents: bytemuck::cast_slice(&g.vertices),
+                            usage: wgpu::BufferUsages::VERTEX,
+                        }),
+                    indices: ctx
+                        .device
+                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                            label: Some("chunk indices"),
+                            contents: bytemuck::cast_slice(&g.indices),
+                            usage: wgpu::BufferUsages::INDEX,
+                        }),
+                    index_count: g.indices.len() as u32,
+                }
+            })
+            .collect();
+        Renderer {
+            scene_layout,
+            tile_layout,
+            sampler,
+            terrain,
+            water,
+            markers,
+            lods,
+        }
+    }
+
+    /// Bytes the renderer's own buffers hold (the shared chunk meshes).
+    pub fn gpu_bytes(&self) -> u64 {
+        self.lods
+            .iter()
+            .map(|l| l.vertices.size() + l.indices.size())
+            .sum()
+    }
+
+    /// The uniform block for one frame.
+    pub fn frame_uniform(
+        scene: &MapScene,
+        target: &RenderTarget,
+        camera: &Camera,
+        opts: &ViewOptions,
+    ) -> FrameUniform {
+        let look = &scene.look;
+        let sun = glam::Vec3::from(look.sun_dir).normalize_or(glam::Vec3::Y);
+        let on = |b: bool| {
+            if b {
+                opts.overlay_opacity.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        };
+        let eye = camera.eye();
+        let v3 = |c: [f32; 3], w: f32| [c[0], c[1], c[2], w];
+        FrameUniform {
+            view_proj: camera.view_proj(target.aspect()).to_cols_array_2d(),
+            camera_pos: [eye.x, eye.y, eye.z, if camera.ortho { 1.0 } else { 0.0 }],
+            sun_dir: [sun.x, sun.y, sun.z, 0.0],
+            ambient: v3(look.ambient, 0.0),
+            diffuse: v3(look.diffuse, 0.0),
+            specular: v3(look.specular, look.specular_exponent),
+            map_size: [scene.width_elmos, scene.depth_elmos, look.max_metal, 0.0],
+            water: v3(look.water_rgb, look.water_alpha),
+            sky: v3(look.sky, 1.0),
+            overlay: [
+                on(opts.metal),
+                on(opts.grass),
+                on(opts.types),
+                on(opts.slope),
+            ],
+            overlay_params: [
+                slope_from_degrees(opts.slope_threshold_deg),
+                if opts.contours {
+                    opts.contour_interval_elmos.max(1.0)
+                } else {
+                    0.0
+                },
+                if opts.grid { 1.0 } else { 0.0 },
+                if look.void_water { 1.0 } else { 0.0 },
+            ],
+            cursor: match opts.cursor {
+                Some([x, z, r]) => [x, z, r, 1.0],
+                None => [0.0; 4],
+            },
+            viewport: [target.width as f32, target.height as f32, 0.0, 0.0],
+        }
+    }
+
+    /// Draws `scene` as `camera` sees it into `target`, and submits the work.
+    pub fn render(
+        &self,
+        ctx: &GpuContext,
+        scene: &MapScene,
+        target: &RenderTarget,
+        camera: &Camera,
+        opts: &ViewOptions,
+    ) -> FrameStats {
+        let sel = scene.chunks.select(
+            camera,
+            target.width,
+            target.height,
+            opts.lod_pixels_per_square.max(0.5),
+            scene.tile_chunks(),
+            scene.tiles_x(),
+        );
+        let uniform = Self::frame_uniform(scene, target, camera, opts);
+        ctx.queue
+            .write_buffer(&scene.frame, 0, bytemuck::bytes_of(&uniform));
+        if !sel.instances.is_empty() {
+            ctx.queue
+                .write_buffer(&scene.instances, 0, bytemuck::cast_slice(&sel.instances));
+        }
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("view"),
+            });
+        {
+            let linear = |c: f32| {
+                let c = c.clamp(0.0, 1.0) as f64;
+                if c <= 0.04045 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            let sky = scene.look.sky.map(linear);
+            let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("view"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target.color_view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: sky[0],
+                            g: sky[1],
+                            b: sky[2],
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &target.depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.terrain);
+            pass.set_bind_group(0, &scene.bind_group, &[]);
+            pass.set_vertex_buffer(1, scene.instances.slice(..));
+            let mut bound_tile = usize::MAX;
+            for d in &sel.draws {
+                if d.tile != bound_tile {
+                    pass.set_bind_group(1, &scene.tiles.tiles[d.tile].bind_group, &[]);
+                    bound_tile = d.tile;
+                }
+                let lod = &self.lods[d.lod];
+                pass.set_vertex_buffer(0, lod.vertices.slice(..));
+                pass.set_index_buffer(lod.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..lod.index_count, 0, d.first..d.first + d.count);
+            }
+            if opts.water && !scene.look.void_water {
+                pass.set_pipeline(&self.water);
+                pass.set_bind_group(0, &scene.bind_group, &[]);
+                pass.draw(0..6, 0..1);
+            }
+            if opts.markers && scene.marker_count > 0 {
+                pass.set_pipeline(&self.markers);
+                pass.set_bind_group(0, &scene.bind_group, &[]);
+                pass.set_vertex_buffer(0, scene.markers.slice(..));
+                pass.draw(0..4, 0..scene.marker_count);
+            }
+        }
+        ctx.queue.submit([enc.finish()]);
+        FrameStats {
+            chunks: sel.instances.len(),
+            draws: sel.draws.len(),
+            triangles: sel.triangles,
+        }
+    }
+}

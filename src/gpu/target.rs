@@ -1,0 +1,150 @@
+//! An offscreen picture to draw into: colour (read back as RGBA8 for PNGs, or shown by the
+//! window through an sRGB view) and reverse-Z depth.
+
+use super::{GpuContext, GpuError};
+
+/// The colour format the renderer writes. The shaders compute in gamma space, as the engine
+/// lights its ground, and hand the target the linear equivalent, so the stored bytes are the
+/// gamma-space colour (what a PNG wants) and a compositor sampling it (egui) decodes it right.
+/// (Reinterpreting an `Rgba8Unorm` target through an sRGB view would need view formats, which
+/// GL lacks.)
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+pub struct RenderTarget {
+    pub color: wgpu::Texture,
+    pub color_view: wgpu::TextureView,
+    pub depth_view: wgpu::TextureView,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl RenderTarget {
+    /// A target of `width` x `height` pixels (clamped to 1 ..= the device's limit).
+    pub fn new(ctx: &GpuContext, width: u32, height: u32) -> RenderTarget {
+        let max = ctx.limits.max_texture_dimension_2d;
+        let (width, height) = (width.clamp(1, max), height.clamp(1, max));
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let color = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("view colour"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let depth = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("view depth"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: DEPTH_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        let color_view = color.create_view(&Default::default());
+        RenderTarget {
+            color,
+            color_view,
+            depth_view: depth.create_view(&Default::default()),
+            width,
+            height,
+        }
+    }
+
+    pub fn aspect(&self) -> f32 {
+        self.width as f32 / self.height as f32
+    }
+
+    /// Bytes the target holds on the GPU.
+    pub fn gpu_bytes(&self) -> u64 {
+        self.width as u64 * self.height as u64 * 8
+    }
+
+    /// The picture as tightly packed RGBA8 rows, top row first. Waits for the GPU.
+    pub fn read_rgba(&self, ctx: &GpuContext) -> Result<Vec<u8>, GpuError> {
+        let rows = read_texture_rows(ctx, &self.color, 0, 0, self.width, self.height, 4)?;
+        Ok(rows)
+    }
+}
+
+/// Copies a `w` x `h` rectangle at (x0, y0) of a texture with `texel_bytes` bytes per texel
+/// back to the CPU, tightly packed. Waits for the GPU.
+pub fn read_texture_rows(
+    ctx: &GpuContext,
+    texture: &wgpu::Texture,
+    x0: u32,
+    y0: u32,
+    w: u32,
+    h: u32,
+    texel_bytes: u32,
+) -> Result<Vec<u8>, GpuError> {
+    let row = w * texel_bytes;
+    let padded =
+        row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size: padded as u64 * h as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut enc = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("readback"),
+        });
+    enc.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x: x0, y: y0, z: 0 },
+            aspect: wgpu::TextureAspect::All,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(h),
+            },
+        },
+        wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+    );
+    ctx.queue.submit([enc.finish()]);
+    let slice = buffer.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    rx.recv()
+        .map_err(|e| GpuError::Readback(e.to_string()))?
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    let mut out = Vec::with_capacity(row as usize * h as usize);
+    {
+        let view = slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        for r in 0..h as usize {
+            let start = r * padded as usize;
+            out.extend_from_slice(&view[start..start + row as usize]);
+        }
+    }
+    buffer.unmap();
+    Ok(out)
+}

@@ -1,0 +1,730 @@
+//! The editor app: owns the document, the GPU, the panels and the running job, and lays the
+//! window out (menu, tools and minimap on the left, properties on the right, the 3D view in
+//! the middle, log and status bar at the bottom).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+
+use crate::edit::history::Touched;
+use crate::gpu::{GpuContext, HeightKernels, MapScene, Renderer};
+
+use super::EditorOptions;
+use super::document::Document;
+use super::jobs::{self, Job, Outcome, Source, WorkerGpu};
+use super::log_panel::LogPanel;
+use super::minimap_panel::MinimapPanel;
+use super::properties_panel::PropertiesPanel;
+use super::recent::RecentFiles;
+use super::status_bar::{JobStatus, StatusBar};
+use super::tools_panel::ToolsPanel;
+use super::viewport::{ViewGpu, Viewport};
+
+/// The GPU the window gave us.
+pub struct GpuState {
+    pub ctx: GpuContext,
+    pub renderer: Arc<Renderer>,
+    pub kernels: Option<HeightKernels>,
+    pub egui_renderer: Arc<egui::mutex::RwLock<egui_wgpu::Renderer>>,
+}
+
+/// Something that would throw away unsaved changes, waiting for the user's answer.
+#[derive(Clone, Debug, PartialEq)]
+enum Pending {
+    Open(Source),
+    Dialog(DialogKind),
+    Quit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DialogKind {
+    OpenFile,
+    OpenFolder,
+    SaveAs,
+}
+
+/// `--screenshot`: frames still to draw, and then the picture.
+struct ScreenshotPlan {
+    path: PathBuf,
+    frames_left: u32,
+    requested: bool,
+    done: Arc<AtomicBool>,
+}
+
+pub struct EditorApp {
+    gpu: Option<GpuState>,
+    doc: Option<Document>,
+    scene: Option<MapScene>,
+    viewport: Viewport,
+    tools: ToolsPanel,
+    properties: PropertiesPanel,
+    minimap: MinimapPanel,
+    status: StatusBar,
+    log: LogPanel,
+    recent: RecentFiles,
+    job: Option<Job>,
+    pending: Option<Pending>,
+    after_save: Option<Pending>,
+    dialog: Option<Receiver<(DialogKind, Option<PathBuf>)>>,
+    screenshot: Option<ScreenshotPlan>,
+    outcome: Arc<Mutex<Option<Result<(), String>>>>,
+    quitting: bool,
+    show_log: bool,
+    title: String,
+}
+
+impl EditorApp {
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        options: EditorOptions,
+        outcome: Arc<Mutex<Option<Result<(), String>>>>,
+    ) -> EditorApp {
+        let mut log = LogPanel::default();
+        let gpu = cc.wgpu_render_state.as_ref().map(|rs| {
+            let ctx = GpuContext::new(&rs.adapter, rs.device.clone(), rs.queue.clone());
+            log.info(format!("GPU: {}", ctx.describe()));
+            if !ctx.compute {
+                log.warn("this GPU has no compute shaders here: brushes run on the CPU");
+            }
+            GpuState {
+                renderer: Arc::new(Renderer::new(&ctx)),
+                kernels: HeightKernels::new(&ctx),
+                egui_renderer: rs.renderer.clone(),
+                ctx,
+            }
+        });
+        if gpu.is_none() {
+            log.error("no wgpu device: the 3D view is off");
+        }
+        let recent = if options.screenshot.is_some() {
+            RecentFiles::default()
+        } else {
+            RecentFiles::load_default()
+        };
+        let mut app = EditorApp {
+            gpu,
+            doc: None,
+            scene: None,
+            viewport: Viewport::default(),
+            tools: ToolsPanel::default(),
+            properties: PropertiesPanel,
+            minimap: MinimapPanel::default(),
+            status: StatusBar,
+            log,
+            recent,
+            job: None,
+            pending: None,
+            after_save: None,
+            dialog: None,
+            screenshot: options.screenshot.map(|(path, frames)| ScreenshotPlan {
+                path,
+                frames_left: frames,
+                requested: false,
+                done: Arc::new(AtomicBool::new(false)),
+            }),
+            outcome,
+            quitting: false,
+            show_log: true,
+            title: String::new(),
+        };
+        let source = options.open.map(Source::Path).unwrap_or(Source::Starter);
+        app.start_open(source, &cc.egui_ctx);
+        app
+    }
+
+    /// A map is open and shown, and no job is running.
+    pub fn is_ready(&self) -> bool {
+        self.doc.is_some() && self.job.is_none() && (self.gpu.is_none() || self.scene.is_some())
+    }
+
+    /// The window title the app asks for.
+    pub fn title(&self) -> String {
+        self.doc
+            .as_ref()
+            .map(|d| d.title())
+            .unwrap_or_else(|| "Groundwork".into())
+    }
+
+    fn worker_gpu(&self) -> Option<WorkerGpu> {
+        self.gpu.as_ref().map(|g| WorkerGpu {
+            ctx: g.ctx.clone(),
+            renderer: g.renderer.clone(),
+        })
+    }
+
+    fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    fn start_open(&mut self, source: Source, ctx: &egui::Context) {
+        if self.busy() {
+            self.log.warn("wait for the running job to finish");
+            return;
+        }
+        self.job = Some(jobs::open(source, self.worker_gpu(), ctx.clone()));
+    }
+
+    fn start_save(&mut self, dir: PathBuf, ctx: &egui::Context) {
+        if self.busy() {
+            self.log.warn("wait for the running job to finish");
+            return;
+        }
+        if let Some(doc) = &self.doc {
+            self.job = Some(jobs::save(doc.map.clone(), dir, ctx.clone()));
+        }
+    }
+
+    fn save(&mut self, ctx: &egui::Context) {
+        match self.doc.as_ref().and_then(|d| d.project_dir.clone()) {
+            Some(dir) => self.start_save(dir, ctx),
+            None => self.start_dialog(DialogKind::SaveAs, ctx),
+        }
+    }
+
+    /// Does `action` now, or asks first when it would drop unsaved changes.
+    fn request(&mut self, action: Pending, ctx: &egui::Context) {
+        if self.doc.as_ref().is_some_and(|d| d.dirty) {
+            self.pending = Some(action);
+        } else {
+            self.perform(action, ctx);
+        }
+    }
+
+    fn perform(&mut self, action: Pending, ctx: &egui::Context) {
+        match action {
+            Pending::Open(source) => self.start_open(source, ctx),
+            Pending::Dialog(kind) => self.start_dialog(kind, ctx),
+            Pending::Quit => {
+                self.quitting = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Runs a file dialog on its own thread so the window keeps drawing.
+    fn start_dialog(&mut self, kind: DialogKind, ctx: &egui::Context) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let repaint = ctx.clone();
+        let stem = self
+            .doc
+            .as_ref()
+            .map(|d| d.map.settings.file_stem())
+            .unwrap_or_else(|| "map".into());
+        let spawned = std::thread::Builder::new()
+            .name("file dialog".into())
+            .spawn(move || {
+                let picked = match kind {
+                    DialogKind::OpenFile => rfd::FileDialog::new()
+                        .set_title("Open a map")
+                        .add_filter("Spring maps", &["sd7", "sdz", "smf"])
+                        .pick_file(),
+                    DialogKind::OpenFolder => rfd::FileDialog::new()
+                        .set_title("Open a project folder or an .sdd")
+                        .pick_folder(),
+                    DialogKind::SaveAs => rfd::FileDialog::new()
+                        .set_title("Save as a project folder")
+                        .set_file_name(stem)
+                        .save_file(),
+                };
+                let _ = tx.send((kind, picked));
+                repaint.request_repaint();
+            });
+        match spawned {
+            Ok(_) => self.dialog = Some(rx),
+            Err(e) => self.log.error(format!("cannot open a file dialog: {e}")),
+        }
+    }
+
+    fn poll_dialog(&mut self, ctx: &egui::Context) {
+        let Some(rx) = &self.dialog else { return };
+        let Ok((kind, picked)) = rx.try_recv() else {
+            return;
+        };
+        self.dialog = None;
+        let Some(path) = picked else { return };
+        match kind {
+            DialogKind::OpenFile | DialogKind::OpenFolder => {
+                self.start_open(Source::Path(path), ctx)
+            }
+            DialogKind::SaveAs => self.start_save(path, ctx),
+        }
+    }
+
+    fn poll_job(&mut self, ctx: &egui::Context) {
+        let Some(outcome) = self.job.as_ref().and_then(|j| j.poll()) else {
+            return;
+        };
+        self.job = None;
+        match outcome {
+            Outcome::Opened {
+                source,
+                map,
+                scene,
+                warnings,
+                seconds,
+            } => {
+                let path = match &source {
+                    Source::Path(p) => Some(p.clone()),
+                    Source::Starter => None,
+                };
+                let mb = |b: u64| b as f64 / (1u64 << 20) as f64;
+                let gpu_mib = scene.as_ref().map(|s| mb(s.gpu_bytes())).unwrap_or(0.0);
+                self.log.info(format!(
+                    "opened {} ({} map) in {seconds:.1} s; {:.0} MiB on the GPU",
+                    source.describe(),
+                    map.size,
+                    gpu_mib
+                ));
+                for w in warnings {
+                    self.log.warn(w);
+                }
+                if let Some(p) = &path
+                    && let Err(e) = self.recent.push(p)
+                {
+                    self.log.warn(e);
+                }
+                let doc = Document::new(*map, path);
+                self.viewport.reset();
+                self.viewport.frame_map(&doc.map);
+                self.minimap.invalidate();
+                self.doc = Some(doc);
+                self.scene = scene.map(|s| *s);
+            }
+            Outcome::Saved { dir, seconds } => {
+                self.log
+                    .info(format!("saved {} in {seconds:.1} s", dir.display()));
+                if let Err(e) = self.recent.push(&dir) {
+                    self.log.warn(e);
+                }
+                if let Some(doc) = &mut self.doc {
+                    doc.project_dir = Some(dir);
+                    doc.dirty = false;
+                }
+                if let Some(next) = self.after_save.take() {
+                    self.perform(next, ctx);
+                }
+            }
+            Outcome::Failed {
+                what,
+                error,
+                source,
+            } => {
+                self.log.error(format!("{what}: {error}"));
+                self.after_save = None;
+                if let Some(Source::Path(p)) = source
+                    && !p.exists()
+                {
+                    let _ = self.recent.remove(&p);
+                }
+                if self.screenshot.is_some() && self.doc.is_none() {
+                    self.finish(Err(format!("{what}: {error}")), ctx);
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, result: Result<(), String>, ctx: &egui::Context) {
+        if let Ok(mut o) = self.outcome.lock() {
+            *o = Some(result);
+        }
+        self.quitting = true;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+
+    fn undo(&mut self, redo: bool) {
+        if self.viewport.stroking() {
+            return;
+        }
+        let (Some(doc), Some(scene), Some(gpu)) = (&mut self.doc, &mut self.scene, &self.gpu)
+        else {
+            return;
+        };
+        let touched = {
+            let map = Arc::make_mut(&mut doc.map);
+            if redo {
+                doc.history.redo(map)
+            } else {
+                doc.history.undo(map)
+            }
+        };
+        if let Some(Touched::Heights(r)) = touched {
+            scene.write_heights(&gpu.ctx, &doc.map.heights, r.x0, r.z0, r.w, r.h);
+            doc.dirty = true;
+            doc.revision += 1;
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let cmd = Modifiers::COMMAND;
+        let cmd_shift = Modifiers::COMMAND | Modifiers::SHIFT;
+        let pressed = |m, k| ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)));
+        // the longer shortcut first, or Ctrl+Z would swallow Ctrl+Shift+Z
+        let redo = pressed(cmd_shift, Key::Z) || pressed(cmd, Key::Y);
+        let undo = pressed(cmd, Key::Z);
+        let save_as = pressed(cmd_shift, Key::S);
+        let save = pressed(cmd, Key::S);
+        let open = pressed(cmd, Key::O);
+        let quit = pressed(cmd, Key::Q);
+        if redo {
+            self.undo(true);
+        } else if undo {
+            self.undo(false);
+        }
+        if save_as {
+            self.start_dialog(DialogKind::SaveAs, ctx);
+        } else if save {
+            self.save(ctx);
+        }
+        if open {
+            self.request(Pending::Dialog(DialogKind::OpenFile), ctx);
+        }
+        if quit {
+            self.request(Pending::Quit, ctx);
+        }
+    }
+
+    fn menu(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open map…  (Ctrl+O)").clicked() {
+                    self.request(Pending::Dialog(DialogKind::OpenFile), &ctx);
+                }
+                if ui.button("Open folder (project or .sdd)…").clicked() {
+                    self.request(Pending::Dialog(DialogKind::OpenFolder), &ctx);
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.recent.paths().is_empty() {
+                        ui.weak("nothing yet");
+                    }
+                    for p in self.recent.paths().to_vec() {
+                        if ui.button(p.display().to_string()).clicked() {
+                            self.request(Pending::Open(Source::Path(p)), &ctx);
+                        }
+                    }
+                });
+                if ui.button("Open the starter map").clicked() {
+                    self.request(Pending::Open(Source::Starter), &ctx);
+                }
+                ui.separator();
+                if ui.button("Save  (Ctrl+S)").clicked() {
+                    self.save(&ctx);
+                }
+                if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
+                    self.start_dialog(DialogKind::SaveAs, &ctx);
+                }
+                ui.separator();
+                // The importers (Warzone 2100, StarCraft II) plug in here: each becomes a
+                // job like `jobs::open`, reading through its converter instead of the readers.
+                ui.menu_button("Import", |ui| {
+                    ui.add_enabled(false, egui::Button::new("Warzone 2100 map…"))
+                        .on_disabled_hover_text("the Warzone 2100 importer is its own issue");
+                    ui.add_enabled(false, egui::Button::new("StarCraft II map…"))
+                        .on_disabled_hover_text("the StarCraft II importer is its own issue");
+                });
+                ui.separator();
+                if ui.button("Quit  (Ctrl+Q)").clicked() {
+                    self.request(Pending::Quit, &ctx);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                let (undo, redo) = self
+                    .doc
+                    .as_ref()
+                    .map(|d| {
+                        (
+                            d.history.next_undo().map(|c| c.describe()),
+                            d.history.next_redo().map(|c| c.describe()),
+                        )
+                    })
+                    .unwrap_or((None, None));
+                if ui
+                    .add_enabled(
+                        undo.is_some(),
+                        egui::Button::new(format!("Undo {}  (Ctrl+Z)", undo.unwrap_or_default())),
+                    )
+                    .clicked()
+                {
+                    self.undo(false);
+                }
+                if ui
+                    .add_enabled(
+                        redo.is_some(),
+                        egui::Button::new(format!(
+                            "Redo {}  (Ctrl+Shift+Z)",
+                            redo.unwrap_or_default()
+                        )),
+                    )
+                    .clicked()
+                {
+                    self.undo(true);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                if let Some(doc) = &self.doc {
+                    if ui.button("Frame the whole map  (F)").clicked() {
+                        self.viewport.frame_map(&doc.map);
+                    }
+                    let label = if self.viewport.camera.ortho {
+                        "Perspective  (T)"
+                    } else {
+                        "Top-down  (T)"
+                    };
+                    if ui.button(label).clicked() {
+                        self.viewport.toggle_top_down(&doc.map);
+                    }
+                }
+                ui.checkbox(&mut self.show_log, "Log");
+            });
+        });
+    }
+
+    fn discard_dialog(&mut self, ctx: &egui::Context) {
+        let Some(action) = self.pending.clone() else {
+            return;
+        };
+        let what = match &action {
+            Pending::Quit => "quitting",
+            _ => "opening another map",
+        };
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("discard changes")).show(ctx, |ui| {
+            ui.heading("Unsaved changes");
+            ui.label(format!(
+                "The map has changes that are not saved. Save them before {what}?"
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    choice = Some(0);
+                }
+                if ui.button("Discard changes").clicked() {
+                    choice = Some(1);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(2);
+                }
+            });
+        });
+        match choice {
+            Some(0) => {
+                self.pending = None;
+                self.after_save = Some(action);
+                self.save(ctx);
+            }
+            Some(1) => {
+                self.pending = None;
+                if let Some(d) = &mut self.doc {
+                    d.dirty = false;
+                }
+                self.perform(action, ctx);
+            }
+            Some(2) => self.pending = None,
+            _ => {}
+        }
+    }
+
+    fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let ready = self.doc.is_some() && self.job.is_none();
+        let Some(plan) = &mut self.screenshot else {
+            return;
+        };
+        ctx.request_repaint();
+        if plan.done.load(Ordering::Acquire) {
+            let path = plan.path.clone();
+            self.screenshot = None;
+            self.log
+                .info(format!("screenshot saved to {}", path.display()));
+            self.finish(Ok(()), ctx);
+            return;
+        }
+        if !ready || plan.requested {
+            return;
+        }
+        if plan.frames_left > 0 {
+            plan.frames_left -= 1;
+            return;
+        }
+        plan.requested = true;
+        let (path, done, outcome) = (plan.path.clone(), plan.done.clone(), self.outcome.clone());
+        let repaint = ctx.clone();
+        ctx.request_screenshot(move |image| {
+            let [w, h] = image.size;
+            let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+            let saved = image::RgbaImage::from_raw(w as u32, h as u32, bytes)
+                .ok_or_else(|| "the screenshot has the wrong size".to_string())
+                .and_then(|img| {
+                    img.save(&path)
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+                });
+            if let Err(e) = saved
+                && let Ok(mut o) = outcome.lock()
+            {
+                *o = Some(Err(e));
+            }
+            done.store(true, Ordering::Release);
+            repaint.request_repaint();
+        });
+    }
+
+    fn view_corners(&self) -> Option<[[f32; 2]; 4]> {
+        let [w, h] = self.viewport.size_px;
+        if w == 0 || h == 0 {
+            return None;
+        }
+        let aspect = w as f32 / h as f32;
+        let y = self.viewport.camera.target.y;
+        let mut out = [[0.0; 2]; 4];
+        for (i, (nx, ny)) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            let (o, d) = self.viewport.camera.ray(nx, ny, aspect);
+            // rays above the horizon stop at a far distance
+            let t = if d.y < -1e-3 { (y - o.y) / d.y } else { 1e5 };
+            let p = o + d * t.min(1e5);
+            out[i] = [p.x, p.z];
+        }
+        Some(out)
+    }
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.poll_job(&ctx);
+        self.poll_dialog(&ctx);
+        if self.job.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        self.shortcuts(&ctx);
+
+        // drag and drop
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if let Some(p) = dropped.into_iter().next() {
+            self.request(Pending::Open(Source::Path(p)), &ctx);
+        }
+        // closing the window with unsaved changes asks first
+        if ctx.input(|i| i.viewport().close_requested())
+            && !self.quitting
+            && self.doc.as_ref().is_some_and(|d| d.dirty)
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(Pending::Quit);
+        }
+
+        egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
+        let job_status = self.job.as_ref().map(|j| JobStatus {
+            label: j.label.clone(),
+            stage: j.progress.stage(),
+            fraction: j.progress.fraction(),
+        });
+        let fps = 1.0 / ctx.input(|i| i.stable_dt).max(1e-4);
+        let right = match (&self.gpu, &self.scene) {
+            (Some(g), Some(s)) => format!(
+                "{} chunks, {}k triangles, {:.0} fps, {:.0} MiB GPU · {}",
+                self.viewport.stats.chunks,
+                self.viewport.stats.triangles / 1000,
+                fps,
+                (s.gpu_bytes() + g.renderer.gpu_bytes()) as f64 / 1048576.0,
+                g.ctx.info.name
+            ),
+            _ => String::new(),
+        };
+        let hover = self.viewport.hover;
+        let map = self.doc.as_ref().map(|d| &*d.map);
+        egui::Panel::bottom("status")
+            .show(ui, |ui| self.status.ui(ui, map, hover, job_status, &right));
+        if self.show_log {
+            egui::Panel::bottom("log")
+                .resizable(true)
+                .default_size(110.0)
+                .show(ui, |ui| self.log.ui(ui));
+        }
+        egui::Panel::left("tools")
+            .default_size(250.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    let compute = self.gpu.as_ref().is_some_and(|g| g.kernels.is_some());
+                    let settings = self
+                        .doc
+                        .as_ref()
+                        .map(|d| d.map.settings.clone())
+                        .unwrap_or_default();
+                    self.tools
+                        .ui(ui, &mut self.viewport.view, &settings, compute);
+                    ui.separator();
+                    ui.heading("Minimap");
+                    let corners = self.view_corners();
+                    if let Some(doc) = &self.doc {
+                        let t = self.viewport.camera.target;
+                        if let Some(p) = self.minimap.ui(ui, &doc.map, [t.x, t.z], corners) {
+                            self.viewport.camera.target.x = p[0];
+                            self.viewport.camera.target.z = p[1];
+                        }
+                    }
+                });
+            });
+        egui::Panel::right("properties")
+            .default_size(330.0)
+            .show(ui, |ui| {
+                ui.heading("Map properties");
+                if let Some(doc) = &mut self.doc {
+                    let teams = doc.map.teams.len();
+                    if let Some(new) = self.properties.ui(ui, &doc.map.settings, teams) {
+                        doc.map_mut().settings = new;
+                        if let Some(scene) = &mut self.scene {
+                            scene.apply_settings(&doc.map.settings);
+                        }
+                    }
+                }
+            });
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            match (&mut self.doc, &mut self.scene, &self.gpu) {
+                (Some(doc), Some(scene), Some(gpu)) => {
+                    let vg = ViewGpu {
+                        ctx: &gpu.ctx,
+                        renderer: &gpu.renderer,
+                        kernels: gpu.kernels.as_ref(),
+                        egui_renderer: &gpu.egui_renderer,
+                    };
+                    self.viewport
+                        .ui(ui, doc, scene, &vg, &self.tools, &mut self.log);
+                }
+                _ => {
+                    ui.centered_and_justified(|ui| {
+                        if let Some(j) = &self.job {
+                            ui.label(format!("{} … {}", j.label, j.progress.stage()));
+                        } else if self.gpu.is_none() {
+                            ui.label("No GPU device: the 3D view is off.");
+                        } else {
+                            ui.label("Open a map with File > Open, or drop one here.");
+                        }
+                    });
+                }
+            }
+        });
+        self.discard_dialog(&ctx);
+        self.screenshot_step(&ctx);
+
+        let title = self
+            .doc
+            .as_ref()
+            .map(|d| d.title())
+            .unwrap_or_else(|| "Groundwork".into());
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+}

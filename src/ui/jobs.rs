@@ -1,0 +1,221 @@
+//! Long jobs (open, import, save) on a worker thread, with progress the window shows while it
+//! stays responsive. A job ends with one [`Outcome`], picked up by polling each frame.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::gpu::{GpuContext, MapScene, Renderer};
+use crate::map::Map;
+
+/// What the worker is doing, shared with the window.
+#[derive(Debug, Default)]
+pub struct Progress {
+    stage: Mutex<String>,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Progress {
+    pub fn set_stage(&self, stage: &str) {
+        if let Ok(mut s) = self.stage.lock() {
+            *s = stage.to_string();
+        }
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(0, Ordering::Relaxed);
+    }
+    pub fn set(&self, done: u64, total: u64) {
+        self.done.store(done, Ordering::Relaxed);
+        self.total.store(total, Ordering::Relaxed);
+    }
+    pub fn stage(&self) -> String {
+        self.stage.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+    /// 0..1, or `None` while the stage cannot say how far it is.
+    pub fn fraction(&self) -> Option<f32> {
+        let total = self.total.load(Ordering::Relaxed);
+        (total > 0).then(|| self.done.load(Ordering::Relaxed) as f32 / total as f32)
+    }
+}
+
+/// Where a map comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// The starter map shipped with the editor.
+    Starter,
+    Path(PathBuf),
+}
+
+impl Source {
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Starter => "the starter map".into(),
+            Source::Path(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// How a job ended.
+pub enum Outcome {
+    Opened {
+        source: Source,
+        map: Box<Map>,
+        /// `None` when there is no GPU (the window then shows no view).
+        scene: Option<Box<MapScene>>,
+        warnings: Vec<String>,
+        seconds: f32,
+    },
+    Saved {
+        dir: PathBuf,
+        seconds: f32,
+    },
+    Failed {
+        what: String,
+        error: String,
+        source: Option<Source>,
+    },
+}
+
+/// A running job.
+pub struct Job {
+    pub label: String,
+    pub progress: Arc<Progress>,
+    pub started: Instant,
+    rx: Receiver<Outcome>,
+}
+
+impl Job {
+    /// The outcome, once the worker has finished.
+    pub fn poll(&self) -> Option<Outcome> {
+        match self.rx.try_recv() {
+            Ok(o) => Some(o),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Outcome::Failed {
+                what: self.label.clone(),
+                error: "the worker thread stopped without an answer".into(),
+                source: None,
+            }),
+        }
+    }
+}
+
+/// The GPU handles a worker needs to build a scene (wgpu devices are shared across threads).
+#[derive(Clone)]
+pub struct WorkerGpu {
+    pub ctx: GpuContext,
+    pub renderer: Arc<Renderer>,
+}
+
+fn spawn(
+    label: String,
+    repaint: egui::Context,
+    work: impl FnOnce(&Progress) -> Outcome + Send + 'static,
+) -> Job {
+    let progress = Arc::new(Progress::default());
+    let (tx, rx) = channel();
+    let p = progress.clone();
+    let what = label.clone();
+    let spawned = std::thread::Builder::new()
+        .name("groundwork job".into())
+        .spawn(move || {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&p)))
+                .unwrap_or_else(|e| Outcome::Failed {
+                    what,
+                    error: format!(
+                        "internal error: {}",
+                        e.downcast_ref::<String>()
+                            .map(String::as_str)
+                            .or_else(|| e.downcast_ref::<&str>().copied())
+                            .unwrap_or("panic")
+                    ),
+                    source: None,
+                });
+            let _ = tx.send(outcome);
+            repaint.request_repaint();
+        });
+    if let Err(e) = spawned {
+        eprintln!("error: cannot start a worker thread: {e}");
+    }
+    Job {
+        label,
+        progress,
+        started: Instant::now(),
+        rx,
+    }
+}
+
+/// Opens `source` and, given a GPU, puts it on the GPU too, all off the UI thread.
+pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> Job {
+    let label = format!("Opening {}", source.describe());
+    let r = repaint.clone();
+    spawn(label.clone(), repaint, move |p| {
+        let t0 = Instant::now();
+        p.set_stage("reading");
+        let read = match &source {
+            Source::Starter => crate::assets::starter_map().map(|m| (m, Vec::new())),
+            Source::Path(path) => crate::formats::open_map(path)
+                .map(|l| (l.map, l.warnings))
+                .map_err(|e| e.to_string()),
+        };
+        let (map, warnings) = match read {
+            Ok(x) => x,
+            Err(error) => {
+                return Outcome::Failed {
+                    what: label,
+                    error,
+                    source: Some(source),
+                };
+            }
+        };
+        let scene = match gpu {
+            Some(g) => {
+                p.set_stage("uploading to the GPU");
+                let mut report = |done: u64, total: u64| {
+                    p.set(done, total);
+                    r.request_repaint();
+                };
+                match MapScene::new(&g.ctx, &g.renderer, &map, &mut report) {
+                    Ok(s) => Some(Box::new(s)),
+                    Err(e) => {
+                        return Outcome::Failed {
+                            what: label,
+                            error: e.to_string(),
+                            source: Some(source),
+                        };
+                    }
+                }
+            }
+            None => None,
+        };
+        Outcome::Opened {
+            source,
+            map: Box::new(map),
+            scene,
+            warnings,
+            seconds: t0.elapsed().as_secs_f32(),
+        }
+    })
+}
+
+/// Saves `map` as a project folder at `dir`, off the UI thread. The map is shared, not copied:
+/// edits made meanwhile copy it on write.
+pub fn save(map: Arc<Map>, dir: PathBuf, repaint: egui::Context) -> Job {
+    let label = format!("Saving {}", dir.display());
+    spawn(label.clone(), repaint, move |p| {
+        let t0 = Instant::now();
+        p.set_stage("writing the project folder");
+        match super::document::save_project_dir(&map, &dir) {
+            Ok(()) => Outcome::Saved {
+                dir,
+                seconds: t0.elapsed().as_secs_f32(),
+            },
+            Err(error) => Outcome::Failed {
+                what: label,
+                error,
+                source: None,
+            },
+        }
+    })
+}

@@ -1,0 +1,157 @@
+//! The editor's window: egui panels, one module each (a struct with a `ui` method, state kept
+//! with the panel that owns it), and the app that wires them to the document, the GPU view
+//! and the worker jobs.
+
+pub mod app;
+pub mod document;
+pub mod jobs;
+pub mod log_panel;
+pub mod minimap_panel;
+pub mod properties_panel;
+pub mod recent;
+pub mod status_bar;
+pub mod stroke;
+pub mod tools_panel;
+pub mod viewport;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+pub use app::EditorApp;
+
+/// How the editor was asked to start.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EditorOptions {
+    /// A map or project to open instead of the starter map.
+    pub open: Option<PathBuf>,
+    /// Draw this many frames once the map is shown, save a screenshot there, and exit.
+    pub screenshot: Option<(PathBuf, u32)>,
+}
+
+impl EditorOptions {
+    /// Parses the editor's own arguments (`PATH`, `--screenshot PATH`, `--frames N`); `None`
+    /// when they are not the editor's (a subcommand, `--help`), so the CLI should take them.
+    pub fn from_args(args: &[String]) -> Option<Result<EditorOptions, String>> {
+        let mut o = EditorOptions::default();
+        let mut frames = None;
+        let mut shot = None;
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            match a.as_str() {
+                "--screenshot" | "--frames" => {
+                    let Some(v) = args.get(i + 1) else {
+                        return Some(Err(format!("{a} needs a value")));
+                    };
+                    if a == "--screenshot" {
+                        shot = Some(PathBuf::from(v));
+                    } else {
+                        match v.parse::<u32>() {
+                            Ok(n) if n >= 1 => frames = Some(n),
+                            _ => {
+                                return Some(Err(format!(
+                                    "--frames {v}: expected a whole number of at least 1"
+                                )));
+                            }
+                        }
+                    }
+                    i += 2;
+                    continue;
+                }
+                s if s.starts_with('-') => return None,
+                s if i == 0 && crate::cli::is_subcommand(s) => return None,
+                _ => {
+                    if o.open.is_some() {
+                        return None;
+                    }
+                    o.open = Some(PathBuf::from(a));
+                }
+            }
+            i += 1;
+        }
+        match (shot, frames) {
+            (Some(p), f) => o.screenshot = Some((p, f.unwrap_or(10))),
+            (None, Some(_)) => return Some(Err("--frames goes with --screenshot PATH".into())),
+            (None, None) => {}
+        }
+        Some(Ok(o))
+    }
+}
+
+/// The window options: the wgpu backend, with a device that has the adapter's real limits.
+pub fn native_options() -> eframe::NativeOptions {
+    let mut setup = egui_wgpu::WgpuSetupCreateNew::without_display_handle();
+    setup.device_descriptor = Arc::new(crate::gpu::context::device_descriptor);
+    eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Groundwork")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        renderer: eframe::Renderer::Wgpu,
+        wgpu_options: egui_wgpu::WgpuConfiguration {
+            wgpu_setup: egui_wgpu::WgpuSetup::CreateNew(setup),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// Opens the editor window and runs it until it closes; returns the process exit code.
+pub fn run_editor(options: EditorOptions) -> i32 {
+    let outcome: Arc<Mutex<Option<Result<(), String>>>> = Arc::new(Mutex::new(None));
+    let out = outcome.clone();
+    let result = eframe::run_native(
+        "Groundwork",
+        native_options(),
+        Box::new(move |cc| Ok(Box::new(EditorApp::new(cc, options, out)))),
+    );
+    if let Err(e) = result {
+        eprintln!("error: the editor window could not run: {e}");
+        return 1;
+    }
+    match outcome.lock().ok().and_then(|mut o| o.take()) {
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            1
+        }
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn editor_arguments() {
+        assert_eq!(
+            EditorOptions::from_args(&[]),
+            Some(Ok(EditorOptions::default()))
+        );
+        let o = EditorOptions::from_args(&args(&["maps/a.sd7"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.open, Some(PathBuf::from("maps/a.sd7")));
+        let o = EditorOptions::from_args(&args(&["--screenshot", "s.png", "--frames", "5"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.screenshot, Some((PathBuf::from("s.png"), 5)));
+        assert!(EditorOptions::from_args(&args(&["render", "x", "-o", "y.png"])).is_none());
+        assert!(EditorOptions::from_args(&args(&["--help"])).is_none());
+        assert!(
+            EditorOptions::from_args(&args(&["--frames", "0", "--screenshot", "a"]))
+                .unwrap()
+                .is_err()
+        );
+        assert!(
+            EditorOptions::from_args(&args(&["--frames", "3"]))
+                .unwrap()
+                .is_err()
+        );
+    }
+}

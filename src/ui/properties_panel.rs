@@ -1,0 +1,427 @@
+//! The properties panel: every setting `map.toml` holds, edited live, with units and valid
+//! ranges; unset optional values show the engine default they fall back to; warnings for
+//! values that make a map unplayable sit on top.
+
+use std::ops::RangeInclusive;
+
+use crate::map::{MapSettings, MoveSpeeds, TerrainType};
+
+#[derive(Debug, Default)]
+pub struct PropertiesPanel;
+
+/// A row for an optional number: a tick sets it (else the engine default applies).
+fn opt_f32(
+    ui: &mut egui::Ui,
+    label: &str,
+    v: &mut Option<f32>,
+    default: f32,
+    range: RangeInclusive<f32>,
+    unit: &str,
+) -> bool {
+    let l = ui.label(label).id;
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let mut set = v.is_some();
+        if ui
+            .checkbox(&mut set, "")
+            .labelled_by(l)
+            .on_hover_text("set (otherwise the engine default)")
+            .changed()
+        {
+            *v = set.then_some(default);
+            changed = true;
+        }
+        match v {
+            Some(x) => {
+                let speed = ((range.end() - range.start()) / 500.0).max(0.001);
+                changed |= ui
+                    .add(
+                        egui::DragValue::new(x)
+                            .range(range.clone())
+                            .speed(speed)
+                            .suffix(unit),
+                    )
+                    .labelled_by(l)
+                    .changed();
+            }
+            None => {
+                ui.weak(format!("{default}{unit} (default)"));
+            }
+        }
+    });
+    ui.end_row();
+    changed
+}
+
+fn opt_bool(ui: &mut egui::Ui, label: &str, v: &mut Option<bool>, default: bool) -> bool {
+    let l = ui.label(label).id;
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let mut set = v.is_some();
+        if ui
+            .checkbox(&mut set, "")
+            .labelled_by(l)
+            .on_hover_text("set (otherwise the engine default)")
+            .changed()
+        {
+            *v = set.then_some(default);
+            changed = true;
+        }
+        match v {
+            Some(b) => {
+                changed |= ui
+                    .checkbox(b, if *b { "yes" } else { "no" })
+                    .labelled_by(l)
+                    .changed()
+            }
+            None => {
+                ui.weak(format!("{} (default)", if default { "yes" } else { "no" }));
+            }
+        }
+    });
+    ui.end_row();
+    changed
+}
+
+fn opt_string(ui: &mut egui::Ui, label: &str, v: &mut Option<String>) -> bool {
+    let l = ui.label(label).id;
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let mut set = v.is_some();
+        if ui.checkbox(&mut set, "").labelled_by(l).changed() {
+            *v = set.then(String::new);
+            changed = true;
+        }
+        match v {
+            Some(s) => changed |= ui.text_edit_singleline(s).labelled_by(l).changed(),
+            None => {
+                ui.weak("(engine default)");
+            }
+        }
+    });
+    ui.end_row();
+    changed
+}
+
+fn opt_colour(ui: &mut egui::Ui, label: &str, v: &mut Option<[f32; 3]>, default: [f32; 3]) -> bool {
+    let l = ui.label(label).id;
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let mut set = v.is_some();
+        if ui
+            .checkbox(&mut set, "")
+            .labelled_by(l)
+            .on_hover_text("set (otherwise the engine default)")
+            .changed()
+        {
+            *v = set.then_some(default);
+            changed = true;
+        }
+        match v {
+            Some(c) => {
+                changed |= ui.color_edit_button_rgb(c).labelled_by(l).changed();
+                for x in c.iter_mut() {
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(x)
+                                .range(0.0..=2.0)
+                                .speed(0.005)
+                                .max_decimals(3),
+                        )
+                        .labelled_by(l)
+                        .changed();
+                }
+            }
+            None => {
+                ui.weak(format!(
+                    "{:.2} {:.2} {:.2} (default)",
+                    default[0], default[1], default[2]
+                ));
+            }
+        }
+    });
+    ui.end_row();
+    changed
+}
+
+fn opt_vec<const N: usize>(
+    ui: &mut egui::Ui,
+    label: &str,
+    v: &mut Option<[f32; N]>,
+    default: [f32; N],
+    range: RangeInclusive<f32>,
+) -> bool {
+    let l = ui.label(label).id;
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let mut set = v.is_some();
+        if ui.checkbox(&mut set, "").labelled_by(l).changed() {
+            *v = set.then_some(default);
+            changed = true;
+        }
+        match v {
+            Some(a) => {
+                for x in a.iter_mut() {
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(x)
+                                .range(range.clone())
+                                .speed(0.01)
+                                .max_decimals(3),
+                        )
+                        .labelled_by(l)
+                        .changed();
+                }
+            }
+            None => {
+                ui.weak(format!("{default:?} (default)"));
+            }
+        }
+    });
+    ui.end_row();
+    changed
+}
+
+fn number(
+    ui: &mut egui::Ui,
+    label: &str,
+    v: &mut f32,
+    range: RangeInclusive<f32>,
+    unit: &str,
+    hint: &str,
+) -> bool {
+    let l = ui.label(label).on_hover_text(hint).id;
+    let speed = ((range.end() - range.start()) / 1000.0).max(0.001);
+    let changed = ui
+        .add(
+            egui::DragValue::new(v)
+                .range(range)
+                .speed(speed)
+                .suffix(unit),
+        )
+        .labelled_by(l)
+        .on_hover_text(hint)
+        .changed();
+    ui.end_row();
+    changed
+}
+
+fn text(ui: &mut egui::Ui, label: &str, v: &mut String) -> bool {
+    let l = ui.label(label).id;
+    let changed = ui.text_edit_singleline(v).labelled_by(l).changed();
+    ui.end_row();
+    changed
+}
+
+impl PropertiesPanel {
+    /// Shows `settings` for a map with `team_count` start positions; returns the new settings
+    /// when the user changed any.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        settings: &MapSettings,
+        team_count: usize,
+    ) -> Option<MapSettings> {
+        let mut s = settings.clone();
+        let mut changed = false;
+        let warnings = s.playability_warnings(team_count);
+        if !warnings.is_empty() {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                for w in &warnings {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+                }
+            });
+        }
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            egui::CollapsingHeader::new("Map").default_open(true).show(ui, |ui| {
+                egui::Grid::new("identity").num_columns(2).striped(true).show(ui, |ui| {
+                    changed |= text(ui, "Name", &mut s.name);
+                    changed |= text(ui, "Short name", &mut s.shortname);
+                    changed |= text(ui, "Version", &mut s.version);
+                    changed |= text(ui, "Author", &mut s.author);
+                    changed |= text(ui, "Description", &mut s.description);
+                });
+            });
+            egui::CollapsingHeader::new("Economy and physics").default_open(true).show(ui, |ui| {
+                egui::Grid::new("physics").num_columns(2).striped(true).show(ui, |ui| {
+                    changed |= number(ui, "maxMetal", &mut s.max_metal, 0.0..=20.0, " per byte", "metal = metal-map byte x maxMetal; BAR maps use about 0.9 to 4");
+                    changed |= number(ui, "extractorRadius", &mut s.extractor_radius_elmos, 0.0..=1000.0, " elmos", "how far a metal extractor reaches; BAR uses about 80 to 100");
+                    changed |= number(ui, "mapHardness", &mut s.map_hardness, 0.0..=10000.0, "", "how hard the ground is to crater (engine default 100)");
+                    changed |= number(ui, "gravity", &mut s.gravity, 0.0..=1000.0, " elmos/s²", "engine default 130");
+                    changed |= number(ui, "tidalStrength", &mut s.tidal_strength, 0.0..=100.0, " energy", "energy a tidal generator makes");
+                    let l = ui.label("voidWater").id;
+                    changed |= ui
+                        .checkbox(&mut s.void_water, "ground below 0 is a hole")
+                        .labelled_by(l)
+                        .changed();
+                    ui.end_row();
+                });
+            });
+            egui::CollapsingHeader::new("Heights").default_open(true).show(ui, |ui| {
+                egui::Grid::new("heights").num_columns(2).striped(true).show(ui, |ui| {
+                    changed |= number(ui, "minHeight", &mut s.min_height_elmos, -10000.0..=10000.0, " elmos", "world height of height word 0");
+                    changed |= number(ui, "maxHeight", &mut s.max_height_elmos, -10000.0..=10000.0, " elmos", "world height of height word 65536");
+                });
+            });
+            egui::CollapsingHeader::new("Lighting").show(ui, |ui| {
+                let l = &mut s.lighting;
+                egui::Grid::new("lighting").num_columns(2).striped(true).show(ui, |ui| {
+                    changed |= opt_vec(ui, "sunDir", &mut l.sun_dir, [0.0, 1.0, 2.0, 1.0], -10.0..=10.0);
+                    changed |= opt_f32(ui, "sunStartAngle", &mut l.sun_start_angle, 0.0, -360.0..=360.0, "°");
+                    changed |= opt_f32(ui, "sunOrbitTime", &mut l.sun_orbit_time, 1440.0, 0.0..=100000.0, " s");
+                    changed |= opt_colour(ui, "groundAmbientColor", &mut l.ground_ambient_color, [0.5; 3]);
+                    changed |= opt_colour(ui, "groundDiffuseColor", &mut l.ground_diffuse_color, [0.5; 3]);
+                    changed |= opt_colour(ui, "groundSpecularColor", &mut l.ground_specular_color, [0.1; 3]);
+                    changed |= opt_f32(ui, "groundShadowDensity", &mut l.ground_shadow_density, 0.8, 0.0..=1.0, "");
+                    changed |= opt_colour(ui, "unitAmbientColor", &mut l.unit_ambient_color, [0.4; 3]);
+                    changed |= opt_colour(ui, "unitDiffuseColor", &mut l.unit_diffuse_color, [0.7; 3]);
+                    changed |= opt_colour(ui, "unitSpecularColor", &mut l.unit_specular_color, [0.7; 3]);
+                    changed |= opt_f32(ui, "unitShadowDensity", &mut l.unit_shadow_density, 0.8, 0.0..=1.0, "");
+                    changed |= opt_colour(ui, "specularSunColor", &mut l.specular_sun_color, [1.0; 3]);
+                    changed |= opt_f32(ui, "specularExponent", &mut l.specular_exponent, 100.0, 1.0..=1000.0, "");
+                });
+            });
+            egui::CollapsingHeader::new("Water").show(ui, |ui| {
+                let w = &mut s.water;
+                egui::Grid::new("water").num_columns(2).striped(true).show(ui, |ui| {
+                    changed |= opt_f32(ui, "damage", &mut w.damage, 0.0, 0.0..=10000.0, " /s");
+                    changed |= opt_colour(ui, "planeColor", &mut w.plane_color, [0.0, 0.4, 0.0]);
+                    changed |= opt_colour(ui, "surfaceColor", &mut w.surface_color, [0.75, 0.8, 0.85]);
+                    changed |= opt_f32(ui, "surfaceAlpha", &mut w.surface_alpha, 0.55, 0.0..=1.0, "");
+                    changed |= opt_colour(ui, "absorb", &mut w.absorb, [0.0; 3]);
+                    changed |= opt_colour(ui, "baseColor", &mut w.base_color, [0.0; 3]);
+                    changed |= opt_colour(ui, "minColor", &mut w.min_color, [0.0; 3]);
+                    changed |= opt_colour(ui, "diffuseColor", &mut w.diffuse_color, [1.0; 3]);
+                    changed |= opt_colour(ui, "specularColor", &mut w.specular_color, [0.5; 3]);
+                    changed |= opt_f32(ui, "ambientFactor", &mut w.ambient_factor, 1.0, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "diffuseFactor", &mut w.diffuse_factor, 1.0, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "specularFactor", &mut w.specular_factor, 0.5, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "specularPower", &mut w.specular_power, 20.0, 0.0..=1000.0, "");
+                    changed |= opt_f32(ui, "fresnelMin", &mut w.fresnel_min, 0.2, 0.0..=1.0, "");
+                    changed |= opt_f32(ui, "fresnelMax", &mut w.fresnel_max, 0.8, 0.0..=1.0, "");
+                    changed |= opt_f32(ui, "fresnelPower", &mut w.fresnel_power, 4.0, 0.0..=50.0, "");
+                    changed |= opt_f32(ui, "reflectionDistortion", &mut w.reflection_distortion, 1.0, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "blurBase", &mut w.blur_base, 2.0, 0.0..=20.0, "");
+                    changed |= opt_f32(ui, "blurExponent", &mut w.blur_exponent, 1.5, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "perlinStartFreq", &mut w.perlin_start_freq, 8.0, 0.0..=100.0, "");
+                    changed |= opt_f32(ui, "perlinLacunarity", &mut w.perlin_lacunarity, 3.0, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "perlinAmplitude", &mut w.perlin_amplitude, 0.9, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "windSpeed", &mut w.wind_speed, 1.0, 0.0..=100.0, "");
+                    changed |= opt_f32(ui, "repeatX", &mut w.repeat_x, 0.0, 0.0..=100.0, "");
+                    changed |= opt_f32(ui, "repeatY", &mut w.repeat_y, 0.0, 0.0..=100.0, "");
+                    changed |= opt_bool(ui, "shoreWaves", &mut w.shore_waves, true);
+                    changed |= opt_bool(ui, "forceRendering", &mut w.force_rendering, false);
+                    changed |= opt_bool(ui, "hasWaterPlane", &mut w.has_water_plane, false);
+                    changed |= opt_f32(ui, "numTiles", &mut w.num_tiles, 4.0, 1.0..=16.0, "");
+                    changed |= opt_string(ui, "normalTexture", &mut w.normal_texture);
+                    changed |= opt_string(ui, "texture", &mut w.texture);
+                    changed |= opt_string(ui, "foamTexture", &mut w.foam_texture);
+                    changed |= opt_f32(ui, "causticsResolution", &mut w.caustics_resolution, 75.0, 0.0..=1000.0, "");
+                    changed |= opt_f32(ui, "causticsStrength", &mut w.caustics_strength, 0.08, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "waveOffsetFactor", &mut w.wave_offset_factor, 0.0, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "waveLength", &mut w.wave_length, 0.15, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "waveFoamDistortion", &mut w.wave_foam_distortion, 0.05, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "waveFoamIntensity", &mut w.wave_foam_intensity, 0.5, 0.0..=10.0, "");
+                });
+            });
+            egui::CollapsingHeader::new("Atmosphere").show(ui, |ui| {
+                let a = &mut s.atmosphere;
+                egui::Grid::new("atmosphere").num_columns(2).striped(true).show(ui, |ui| {
+                    changed |= opt_f32(ui, "minWind", &mut a.min_wind, 5.0, 0.0..=100.0, " energy");
+                    changed |= opt_f32(ui, "maxWind", &mut a.max_wind, 25.0, 0.0..=100.0, " energy");
+                    changed |= opt_f32(ui, "fogStart", &mut a.fog_start, 0.1, 0.0..=1.0, " of view");
+                    changed |= opt_f32(ui, "fogEnd", &mut a.fog_end, 1.0, 0.0..=1.0, " of view");
+                    changed |= opt_colour(ui, "fogColor", &mut a.fog_color, [0.7, 0.7, 0.8]);
+                    changed |= opt_colour(ui, "skyColor", &mut a.sky_color, [0.1, 0.15, 0.7]);
+                    changed |= opt_colour(ui, "sunColor", &mut a.sun_color, [1.0, 1.0, 1.0]);
+                    changed |= opt_colour(ui, "cloudColor", &mut a.cloud_color, [1.0, 1.0, 1.0]);
+                    changed |= opt_f32(ui, "cloudDensity", &mut a.cloud_density, 0.5, 0.0..=1.0, "");
+                    changed |= opt_string(ui, "skyBox", &mut a.sky_box);
+                    changed |= opt_vec(ui, "skyAxisAngle", &mut a.sky_axis_angle, [0.0, 1.0, 0.0, 0.0], -10.0..=10.0);
+                });
+            });
+            egui::CollapsingHeader::new("Terrain types").show(ui, |ui| {
+                changed |= terrain_types_ui(ui, &mut s);
+            });
+            let kept = s.extra.len() + s.custom.len() + s.water.extra.len() + s.lighting.extra.len() + s.atmosphere.extra.len();
+            if kept > 0 {
+                ui.weak(format!("{kept} other keys are kept as they were and written back unchanged."));
+            }
+        });
+        changed.then_some(s)
+    }
+}
+
+fn terrain_types_ui(ui: &mut egui::Ui, s: &mut MapSettings) -> bool {
+    let mut changed = false;
+    let mut remove = None;
+    for (index, t) in s.terrain_types.iter_mut() {
+        ui.push_id(*index, |ui| {
+            egui::Grid::new("type")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| {
+                    let l = ui.strong(format!("Type {index}")).id;
+                    ui.horizontal(|ui| {
+                        changed |= ui
+                            .text_edit_singleline(&mut t.name)
+                            .labelled_by(l)
+                            .changed();
+                        if ui.small_button("remove").labelled_by(l).clicked() {
+                            remove = Some(*index);
+                        }
+                    });
+                    ui.end_row();
+                    changed |= number(
+                        ui,
+                        "hardness",
+                        &mut t.hardness,
+                        0.0..=100.0,
+                        " x mapHardness",
+                        "multiplies mapHardness for cratering",
+                    );
+                    let l = ui.label("receiveTracks").id;
+                    changed |= ui
+                        .checkbox(&mut t.receive_tracks, "")
+                        .labelled_by(l)
+                        .changed();
+                    ui.end_row();
+                    let MoveSpeeds {
+                        tank,
+                        kbot,
+                        hover,
+                        ship,
+                    } = &mut t.move_speeds;
+                    for (name, v) in [
+                        ("tank speed", tank),
+                        ("kbot speed", kbot),
+                        ("hover speed", hover),
+                        ("ship speed", ship),
+                    ] {
+                        changed |= number(
+                            ui,
+                            name,
+                            v,
+                            0.0..=10.0,
+                            " x",
+                            "unit speed multiplier on this type",
+                        );
+                    }
+                });
+        });
+        ui.add_space(4.0);
+    }
+    if let Some(i) = remove {
+        s.terrain_types.remove(&i);
+        changed = true;
+    }
+    if s.terrain_types.len() < 256 && ui.button("Add a terrain type").clicked() {
+        let next = (0..=255u8)
+            .find(|i| !s.terrain_types.contains_key(i))
+            .unwrap_or(255);
+        s.terrain_types
+            .insert(next, TerrainType::named(&format!("Type {next}")));
+        changed = true;
+    }
+    changed
+}

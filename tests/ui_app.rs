@@ -1,0 +1,62 @@
+//! The whole editor in egui_kittest, on the real wgpu path (our device request, the GPU view
+//! drawn into the window): it opens on the starter map, draws it, and undoes a stroke.
+//! Skips with a message when there is no GPU adapter.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use egui_kittest::{Harness, SnapshotOptions};
+use groundwork::ui::{EditorApp, EditorOptions};
+
+fn setup() -> Option<egui_wgpu::WgpuSetup> {
+    if let Err(e) = groundwork::gpu::GpuContext::headless() {
+        eprintln!("skipped: no GPU adapter ({e})");
+        return None;
+    }
+    let mut setup = match egui_kittest::wgpu::default_wgpu_setup() {
+        egui_wgpu::WgpuSetup::CreateNew(s) => s,
+        other => return Some(other),
+    };
+    setup.device_descriptor = Arc::new(groundwork::gpu::context::device_descriptor);
+    Some(egui_wgpu::WgpuSetup::CreateNew(setup))
+}
+
+fn wait_until_ready(harness: &mut Harness<'_, EditorApp>) {
+    let t0 = Instant::now();
+    while !harness.state().is_ready() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(300),
+            "the starter map never opened"
+        );
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for _ in 0..3 {
+        harness.step();
+    }
+}
+
+#[test]
+fn the_editor_opens_on_the_starter_map() {
+    let Some(setup) = setup() else { return };
+    let outcome = Arc::new(Mutex::new(None));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .wgpu_setup(setup)
+        .build_eframe(|cc| EditorApp::new(cc, EditorOptions::default(), outcome.clone()));
+    wait_until_ready(&mut harness);
+    assert!(harness.state().is_ready());
+    let title = harness.state().title();
+    assert!(title.contains("Groundwork Starter"), "{title}");
+    // the frame-rate text in the status bar changes between runs
+    harness.mask(egui::Rect::from_min_max(
+        egui::pos2(700.0, 770.0),
+        egui::pos2(1280.0, 800.0),
+    ));
+    harness.snapshot_options(
+        "ui_editor_starter",
+        &SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(2000),
+    );
+}

@@ -1,0 +1,192 @@
+//! The editor's panels through egui_kittest: snapshots of each panel (drawn by wgpu on
+//! lavapipe; references in `tests/snapshots/`, written with `UPDATE_SNAPSHOTS=1`) and the
+//! interactions that matter. Skips with a message when there is no GPU adapter to draw with.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::Vec3;
+use groundwork::edit::procedural::relief_map;
+use groundwork::gpu::ViewOptions;
+use groundwork::map::{Map, MapSettings, MapSize};
+use groundwork::ui::log_panel::LogPanel;
+use groundwork::ui::minimap_panel::MinimapPanel;
+use groundwork::ui::properties_panel::PropertiesPanel;
+use groundwork::ui::status_bar::StatusBar;
+use groundwork::ui::tools_panel::{Tool, ToolsPanel};
+
+fn have_gpu() -> bool {
+    match groundwork::gpu::GpuContext::headless() {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("skipped: no GPU adapter to draw snapshots with ({e})");
+            false
+        }
+    }
+}
+
+fn small_map() -> Map {
+    relief_map(MapSize::new(2, 2).unwrap(), 3, "Panel test")
+}
+
+#[test]
+fn properties_panel() {
+    if !have_gpu() {
+        return;
+    }
+    let map = small_map();
+    let mut panel = PropertiesPanel;
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(380.0, 560.0))
+        .wgpu()
+        .build_ui(|ui| {
+            panel.ui(ui, &map.settings, map.teams.len());
+        });
+    harness.run();
+    harness.snapshot("ui_properties");
+}
+
+#[test]
+fn properties_warn_about_unplayable_settings_and_edit_live() {
+    let settings = MapSettings {
+        max_metal: 0.02,
+        extractor_radius_elmos: 500.0,
+        ..MapSettings::default()
+    };
+    let mut state = (PropertiesPanel, settings, 0usize);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(380.0, 600.0))
+        .build_ui_state(
+            |ui, (panel, settings, edits): &mut (PropertiesPanel, MapSettings, usize)| {
+                if let Some(new) = panel.ui(ui, settings, 0) {
+                    *settings = new;
+                    *edits += 1;
+                }
+            },
+            state,
+        );
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("maxMetal is 0.02")
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_by_label_contains("extractorRadius is 500")
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_by_label_contains("no start positions")
+            .is_some()
+    );
+    // voidWater is a plain checkbox: ticking it changes the settings
+    harness.get_by_label("ground below 0 is a hole").click();
+    harness.run();
+    state = harness.into_state();
+    assert!(state.1.void_water);
+    assert!(state.2 >= 1);
+}
+
+#[test]
+fn tools_panel_with_legends() {
+    if !have_gpu() {
+        return;
+    }
+    let map = small_map();
+    let mut panel = ToolsPanel::default();
+    let mut view = ViewOptions {
+        metal: true,
+        types: true,
+        ..ViewOptions::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 640.0))
+        .wgpu()
+        .build_ui(|ui| panel.ui(ui, &mut view, &map.settings, true));
+    harness.run();
+    // the metal legend is in metal units: 255 x maxMetal 2.0
+    assert!(harness.query_by_label_contains("510.0 metal").is_some());
+    assert!(harness.query_by_label_contains("2: Rock").is_some());
+    harness.snapshot("ui_tools");
+}
+
+#[test]
+fn choosing_a_tool() {
+    let map = small_map();
+    let state = (ToolsPanel::default(), ViewOptions::default());
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 600.0))
+        .build_ui_state(
+            |ui, (panel, view): &mut (ToolsPanel, ViewOptions)| {
+                panel.ui(ui, view, &map.settings, true)
+            },
+            state,
+        );
+    assert_eq!(harness.state().0.tool, Tool::RaiseLower);
+    harness.get_by_label("Navigate").click();
+    harness.run();
+    harness.get_by_label("Grid (128 squares)").click();
+    harness.run();
+    assert_eq!(harness.state().0.tool, Tool::Navigate);
+    assert!(harness.state().1.grid);
+}
+
+#[test]
+fn status_bar_shows_what_is_under_the_cursor() {
+    if !have_gpu() {
+        return;
+    }
+    let mut map = small_map();
+    map.metal.set(10, 12, 255);
+    let mut bar = StatusBar;
+    let at = Vec3::new(10.0 * 16.0 + 4.0, 0.0, 12.0 * 16.0 + 4.0);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(900.0, 28.0))
+        .wgpu()
+        .build_ui(|ui| bar.ui(ui, Some(&map), Some(at), None, "lavapipe"));
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("metal 510.00 (byte 255)")
+            .is_some()
+    );
+    harness.snapshot("ui_status_bar");
+}
+
+#[test]
+fn minimap_and_log() {
+    if !have_gpu() {
+        return;
+    }
+    let map = small_map();
+    let mut minimap = MinimapPanel::default();
+    let mut log = LogPanel::default();
+    log.info("opened the starter map");
+    log.warn("maxMetal is 0.02");
+    log.error("cannot write /nowhere: permission denied");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(260.0, 420.0))
+        .wgpu()
+        .build_ui(|ui| {
+            minimap.ui(
+                ui,
+                &map,
+                [512.0, 512.0],
+                Some([
+                    [100.0, 100.0],
+                    [900.0, 100.0],
+                    [800.0, 700.0],
+                    [200.0, 700.0],
+                ]),
+            );
+            ui.separator();
+            log.ui(ui);
+        });
+    harness.run();
+    harness.mask(egui::Rect::from_min_max(
+        egui::pos2(0.0, 280.0),
+        egui::pos2(70.0, 420.0),
+    ));
+    harness.snapshot("ui_minimap_log");
+}
