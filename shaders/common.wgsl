@@ -30,10 +30,3 @@ struct Frame {
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 
-// Colours are computed on gamma-space values, as the engine does; the target is sRGB, which
-// encodes what it is given, so hand it the linear value of the gamma colour (it stores the
-// same bytes back).
-fn to_target(c: vec3<f32>) -> vec3<f32> {
-    let x = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
-    return select(pow((x + 0.055) / 1.055, vec3<f32>(2.4)), x / 12.92, x <= vec3<f32>(0.04045));
-}

@@ -33,5 +33,5 @@ fn fs_main(in: MarkerOut) -> @location(0) vec4<f32> {
         discard;
     }
     let rim = smoothstep(0.62, 0.75, r);
-    return vec4<f32>(to_target(mix(in.colour.rgb, vec3<f32>(0.05, 0.05, 0.05), rim)), in.colour.a);
+    return vec4<f32>(mix(in.colour.rgb, vec3<f32>(0.05, 0.05, 0.05), rim), in.colour.a);
 }

@@ -147,5 +147,5 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     if (frame.overlay_params.w > 0.5 && in.world.y < 0.0) {
         discard;
     }
-    return vec4<f32>(to_target(col), 1.0);
+    return vec4<f32>(col, 1.0);
 }

@@ -31,5 +31,5 @@ fn fs_main(in: WaterOut) -> @location(0) vec4<f32> {
     let grazing = pow(1.0 - abs(view_dir.y), 4.0);
     let alpha = mix(frame.water.a, 0.92, grazing);
     let col = frame.water.rgb * (0.6 + 0.4 * l.y) + vec3<f32>(0.6) * glint;
-    return vec4<f32>(to_target(col), alpha);
+    return vec4<f32>(col, alpha);
 }

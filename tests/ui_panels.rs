@@ -81,7 +81,7 @@ fn properties_warn_about_unplayable_settings_and_edit_live() {
             .is_some()
     );
     // voidWater is a plain checkbox: ticking it changes the settings
-    harness.get_by_label("ground below 0 is a hole").click();
+    harness.get_by_label("voidWater").click();
     harness.run();
     state = harness.into_state();
     assert!(state.1.void_water);

@@ -392,15 +392,7 @@ impl Renderer {
                 label: Some("view"),
             });
         {
-            let linear = |c: f32| {
-                let c = c.clamp(0.0, 1.0) as f64;
-                if c <= 0.04045 {
-                    c / 12.92
-                } else {
-                    ((c + 0.055) / 1.055).powf(2.4)
-                }
-            };
-            let sky = scene.look.sky.map(linear);
+            let sky = scene.look.sky.map(|c| c.clamp(0.0, 1.0) as f64);
             let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("view"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {

@@ -3,12 +3,10 @@
 
 use super::{GpuContext, GpuError};
 
-/// The colour format the renderer writes. The shaders compute in gamma space, as the engine
-/// lights its ground, and hand the target the linear equivalent, so the stored bytes are the
-/// gamma-space colour (what a PNG wants) and a compositor sampling it (egui) decodes it right.
-/// (Reinterpreting an `Rgba8Unorm` target through an sRGB view would need view formats, which
-/// GL lacks.)
-pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// The colour format the renderer writes: gamma-space bytes, as the engine computes its ground
+/// colour (lighting on the texture's bytes, not in linear light). That is what a PNG holds,
+/// and what egui expects of a texture (it samples `Rgba8Unorm` and treats the values as gamma).
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 pub struct RenderTarget {

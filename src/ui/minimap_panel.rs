@@ -56,7 +56,7 @@ impl MinimapPanel {
         }
         let tex = self.texture.as_ref()?;
         let (mw, md) = (map.size.width_elmos(), map.size.depth_elmos());
-        let avail = ui.available_width().max(64.0);
+        let avail = ui.available_width().clamp(64.0, 240.0);
         let size = if mw >= md {
             egui::vec2(avail, avail * md / mw)
         } else {

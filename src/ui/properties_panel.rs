@@ -228,7 +228,7 @@ impl PropertiesPanel {
         if !warnings.is_empty() {
             egui::Frame::group(ui.style()).show(ui, |ui| {
                 for w in &warnings {
-                    ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("Warning: {w}"));
                 }
             });
         }
