@@ -139,3 +139,37 @@ fn a_stroke_is_read_back_once_and_undoes_as_one_step() {
     doc.history.undo(map).unwrap();
     assert_eq!(doc.map.heights, original);
 }
+
+#[test]
+fn without_compute_the_cpu_twin_edits_and_the_stroke_still_undoes() {
+    let ctx = match GpuContext::headless() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("skipped: no GPU adapter ({e})");
+            return;
+        }
+    };
+    let map = relief_map(MapSize::new(2, 2).unwrap(), 8, "cpu stroke");
+    let original = map.heights.clone();
+    let renderer = Renderer::new(&ctx);
+    let mut scene = MapScene::new(&ctx, &renderer, &map, &mut |_, _| {}).unwrap();
+    let mut doc = Document::new(map, None);
+    let gpu = StrokeGpu {
+        ctx: &ctx,
+        kernels: None,
+    };
+    let brush = RaiseLowerBrush::default();
+    let mut stroke = Stroke::begin([500.0, 500.0]);
+    let dabs = brush.dabs_along([500.0, 500.0], [640.0, 520.0], 0.2, true);
+    stroke.apply(&dabs, &mut doc, &mut scene, &gpu);
+    // the CPU path edits the document at once, and uploads what it changed
+    assert_ne!(doc.map.heights, original);
+    let (w, h) = doc.map.heights.dims();
+    assert_eq!(scene.read_heights(&ctx, 0, 0, w, h).unwrap(), doc.map.heights);
+    let lowered = doc.map.heights.clone();
+    stroke.finish(&mut doc, &mut scene, &gpu).unwrap().expect("one undo step");
+    assert_eq!(doc.map.heights, lowered);
+    let map = std::sync::Arc::make_mut(&mut doc.map);
+    doc.history.undo(map).unwrap();
+    assert_eq!(doc.map.heights, original);
+}

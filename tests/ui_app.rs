@@ -61,3 +61,59 @@ fn the_editor_opens_on_the_starter_map() {
             .max_failed_pixels(2000),
     );
 }
+
+#[test]
+fn a_brush_stroke_in_the_window_undoes_and_redoes() {
+    let Some(setup) = setup() else { return };
+    let outcome = Arc::new(Mutex::new(None));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .wgpu_setup(setup)
+        .build_eframe(|cc| EditorApp::new(cc, EditorOptions::default(), outcome.clone()));
+    wait_until_ready(&mut harness);
+    let before = harness.state().document().unwrap().map.heights.clone();
+
+    // drag across the middle of the view with the left button: the raise/lower brush
+    let path = [egui::pos2(560.0, 330.0), egui::pos2(620.0, 360.0), egui::pos2(680.0, 390.0)];
+    harness.event(egui::Event::PointerMoved(path[0]));
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos: path[0],
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    for p in path {
+        harness.event(egui::Event::PointerMoved(p));
+        harness.step();
+        harness.step();
+    }
+    // while the button is down the document still holds the old heights
+    assert_eq!(harness.state().document().unwrap().map.heights, before);
+    harness.event(egui::Event::PointerButton {
+        pos: path[2],
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.step();
+    harness.step();
+    let doc = harness.state().document().unwrap();
+    let after = doc.map.heights.clone();
+    assert_eq!(doc.history.undo_len(), 1, "one stroke, one undo step");
+    assert!(doc.dirty);
+    let raised = after
+        .data()
+        .iter()
+        .zip(before.data())
+        .filter(|(a, b)| *a > *b)
+        .count();
+    assert!(raised > 100, "the stroke raised only {raised} vertices");
+
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.step();
+    assert_eq!(harness.state().document().unwrap().map.heights, before);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    harness.step();
+    assert_eq!(harness.state().document().unwrap().map.heights, after);
+}

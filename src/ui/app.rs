@@ -138,6 +138,11 @@ impl EditorApp {
         self.doc.is_some() && self.job.is_none() && (self.gpu.is_none() || self.scene.is_some())
     }
 
+    /// The open document, if any.
+    pub fn document(&self) -> Option<&Document> {
+        self.doc.as_ref()
+    }
+
     /// The window title the app asks for.
     pub fn title(&self) -> String {
         self.doc
