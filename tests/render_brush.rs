@@ -165,9 +165,15 @@ fn without_compute_the_cpu_twin_edits_and_the_stroke_still_undoes() {
     // the CPU path edits the document at once, and uploads what it changed
     assert_ne!(doc.map.heights, original);
     let (w, h) = doc.map.heights.dims();
-    assert_eq!(scene.read_heights(&ctx, 0, 0, w, h).unwrap(), doc.map.heights);
+    assert_eq!(
+        scene.read_heights(&ctx, 0, 0, w, h).unwrap(),
+        doc.map.heights
+    );
     let lowered = doc.map.heights.clone();
-    stroke.finish(&mut doc, &mut scene, &gpu).unwrap().expect("one undo step");
+    stroke
+        .finish(&mut doc, &mut scene, &gpu)
+        .unwrap()
+        .expect("one undo step");
     assert_eq!(doc.map.heights, lowered);
     let map = std::sync::Arc::make_mut(&mut doc.map);
     doc.history.undo(map).unwrap();

@@ -74,7 +74,11 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
     let before = harness.state().document().unwrap().map.heights.clone();
 
     // drag across the middle of the view with the left button: the raise/lower brush
-    let path = [egui::pos2(560.0, 330.0), egui::pos2(620.0, 360.0), egui::pos2(680.0, 390.0)];
+    let path = [
+        egui::pos2(560.0, 330.0),
+        egui::pos2(620.0, 360.0),
+        egui::pos2(680.0, 390.0),
+    ];
     harness.event(egui::Event::PointerMoved(path[0]));
     harness.step();
     harness.event(egui::Event::PointerButton {
@@ -113,7 +117,10 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.step();
     assert_eq!(harness.state().document().unwrap().map.heights, before);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    harness.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
     harness.step();
     assert_eq!(harness.state().document().unwrap().map.heights, after);
 }

@@ -3,8 +3,6 @@
 //! uniform parameter block whose layout its CPU twin in `edit/` defines; this module only
 //! knows the kernel's name, its parameter bytes and the rectangle to cover.
 
-use wgpu::util::DeviceExt;
-
 use super::GpuContext;
 use super::scene::MapScene;
 
@@ -30,7 +28,12 @@ impl HeightKernel {
 pub struct HeightKernels {
     layout: wgpu::BindGroupLayout,
     pipelines: Vec<(HeightKernel, wgpu::ComputePipeline)>,
+    /// The parameter block, rewritten before each dispatch (each is its own submission).
+    params: wgpu::Buffer,
 }
+
+/// The largest parameter block a kernel may take, in bytes.
+pub const MAX_PARAMS_BYTES: u64 = 4096;
 
 /// Invocations per workgroup side (`@workgroup_size(8, 8)` in every kernel).
 const GROUP: u32 = 8;
@@ -97,7 +100,17 @@ impl HeightKernels {
                 (k, p)
             })
             .collect();
-        Some(HeightKernels { layout, pipelines })
+        let params = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("kernel params"),
+            size: MAX_PARAMS_BYTES,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Some(HeightKernels {
+            layout,
+            pipelines,
+            params,
+        })
     }
 
     /// Runs `kernel` with `params` (its uniform block's bytes, which place the rectangle) over
@@ -111,19 +124,15 @@ impl HeightKernels {
         params: &[u8],
         size: [u32; 2],
     ) {
-        if size[0] == 0 || size[1] == 0 {
+        let len = params.len() as u64;
+        debug_assert!(len <= MAX_PARAMS_BYTES, "kernel parameters of {len} bytes");
+        if size[0] == 0 || size[1] == 0 || len == 0 || len > MAX_PARAMS_BYTES {
             return;
         }
         let Some((_, pipeline)) = self.pipelines.iter().find(|(k, _)| *k == kernel) else {
             return;
         };
-        let uniform = ctx
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("kernel params"),
-                contents: params,
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+        ctx.queue.write_buffer(&self.params, 0, params);
         let view = scene.heights.create_view(&Default::default());
         let bind = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("height kernel"),
@@ -135,7 +144,11 @@ impl HeightKernels {
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
-                    resource: uniform.as_entire_binding(),
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &self.params,
+                        offset: 0,
+                        size: std::num::NonZeroU64::new(len),
+                    }),
                 },
             ],
         });

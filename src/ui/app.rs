@@ -661,13 +661,16 @@ impl eframe::App for EditorApp {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     let compute = self.gpu.as_ref().is_some_and(|g| g.kernels.is_some());
-                    let settings = self
-                        .doc
-                        .as_ref()
-                        .map(|d| d.map.settings.clone())
-                        .unwrap_or_default();
+                    let default_settings;
+                    let settings = match &self.doc {
+                        Some(d) => &d.map.settings,
+                        None => {
+                            default_settings = crate::map::MapSettings::default();
+                            &default_settings
+                        }
+                    };
                     self.tools
-                        .ui(ui, &mut self.viewport.view, &settings, compute);
+                        .ui(ui, &mut self.viewport.view, settings, compute);
                     ui.separator();
                     ui.heading("Minimap");
                     let corners = self.view_corners();
