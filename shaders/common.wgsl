@@ -22,10 +22,14 @@ struct Frame {
     // x: slope threshold as 1 - cos(angle); y: contour interval in elmos (0: off);
     // z: 128-square grid on (1) or off (0); w: void water (1)
     overlay_params: vec4<f32>,
-    // x, z: brush centre in elmos; z: radius in elmos; w: 1 when shown
+    // x, y: brush centre (world x, z) in elmos; z: radius in elmos; w: 1 when shown
     cursor: vec4<f32>,
     // x, y: view size in pixels
     viewport: vec4<f32>,
+    // the ground shader's sea bed tint (mapinfo water.absorb, baseColor, minColor)
+    water_absorb: vec4<f32>,
+    water_base: vec4<f32>,
+    water_min: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;

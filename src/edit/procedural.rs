@@ -3,7 +3,7 @@
 
 use crate::map::{
     AtmosphereSettings, ELMOS_PER_SQUARE, Feature, GroundTexture, LightingSettings, Map,
-    MapSettings, MapSize, Team, TerrainType,
+    MapSettings, MapSize, Team, TerrainType, WaterSettings,
 };
 
 /// A hash of a lattice point to [0, 1).
@@ -71,6 +71,13 @@ pub fn relief_map(size: MapSize, seed: u32, name: &str) -> Map {
         max_height_elmos: 350.0,
         max_metal: 2.0,
         extractor_radius_elmos: 80.0,
+        water: WaterSettings {
+            absorb: Some([0.004, 0.0025, 0.0015]),
+            base_color: Some([0.75, 0.95, 1.0]),
+            min_color: Some([0.2, 0.4, 0.55]),
+            surface_alpha: Some(0.3),
+            ..Default::default()
+        },
         atmosphere: AtmosphereSettings {
             sky_color: Some([0.52, 0.66, 0.82]),
             ..Default::default()

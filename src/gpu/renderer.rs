@@ -29,6 +29,9 @@ pub struct FrameUniform {
     pub overlay_params: [f32; 4],
     pub cursor: [f32; 4],
     pub viewport: [f32; 4],
+    pub water_absorb: [f32; 4],
+    pub water_base: [f32; 4],
+    pub water_min: [f32; 4],
 }
 
 /// What one frame drew.
@@ -359,6 +362,9 @@ impl Renderer {
                 None => [0.0; 4],
             },
             viewport: [target.width as f32, target.height as f32, 0.0, 0.0],
+            water_absorb: v3(look.water_absorb, 0.0),
+            water_base: v3(look.water_base, 0.0),
+            water_min: v3(look.water_min, 0.0),
         }
     }
 

@@ -21,6 +21,11 @@ pub struct SceneLook {
     pub specular: [f32; 3],
     pub specular_exponent: f32,
     pub water_rgb: [f32; 3],
+    /// The sea bed tint the engine's ground shader applies below y = 0: per elmo of depth the
+    /// light loses `water_absorb` from `water_base`, never below `water_min` (engine default 0).
+    pub water_absorb: [f32; 3],
+    pub water_base: [f32; 3],
+    pub water_min: [f32; 3],
     pub water_alpha: f32,
     pub sky: [f32; 3],
     pub void_water: bool,
@@ -37,7 +42,10 @@ impl SceneLook {
             specular: l.ground_specular_or_default(),
             specular_exponent: l.specular_exponent.unwrap_or(100.0).max(1.0),
             water_rgb: s.water.plane_color.unwrap_or([0.08, 0.28, 0.5]),
-            water_alpha: s.water.surface_alpha.unwrap_or(0.55).clamp(0.05, 1.0),
+            water_absorb: s.water.absorb.unwrap_or([0.0; 3]),
+            water_base: s.water.base_color.unwrap_or([0.0; 3]),
+            water_min: s.water.min_color.unwrap_or([0.0; 3]),
+            water_alpha: s.water.surface_alpha.unwrap_or(0.55).clamp(0.0, 1.0),
             sky: s.atmosphere.sky_color.unwrap_or([0.1, 0.15, 0.7]),
             void_water: s.void_water,
             max_metal: s.max_metal,
