@@ -16,7 +16,14 @@ struct MarkerOut {
 @vertex
 fn vs_main(@builtin(vertex_index) i: u32, m: MarkerIn) -> MarkerOut {
     let corner = vec2<f32>(f32(i & 1u), f32(i >> 1u)) * 2.0 - vec2<f32>(1.0, 1.0);
-    var clip = frame.view_proj * vec4<f32>(m.pos_size.xyz, 1.0);
+    // slide the marker 3% of the way towards the eye, along its own line of sight (so it stays
+    // where it is on screen), so the slope it stands on does not cut it in half
+    var towards = frame.camera_pos.xyz - m.pos_size.xyz;
+    if (frame.camera_pos.w > 0.5) {
+        towards = vec3<f32>(0.0, 1000.0, 0.0);
+    }
+    let pos = m.pos_size.xyz + towards * 0.03;
+    var clip = frame.view_proj * vec4<f32>(pos, 1.0);
     let px = 2.0 / max(frame.viewport.xy, vec2<f32>(1.0, 1.0));
     clip = vec4<f32>(clip.xy + corner * m.pos_size.w * px * clip.w, clip.z, clip.w);
     var out: MarkerOut;

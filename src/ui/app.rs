@@ -72,6 +72,11 @@ pub struct EditorApp {
     quitting: bool,
     show_log: bool,
     title: String,
+    /// Frames drawn while the current job ran, and the longest gap between two of them: the
+    /// window's responsiveness during long jobs, reported when the job ends.
+    job_frames: u32,
+    job_longest_frame: std::time::Duration,
+    last_frame: std::time::Instant,
 }
 
 impl EditorApp {
@@ -127,6 +132,9 @@ impl EditorApp {
             quitting: false,
             show_log: true,
             title: String::new(),
+            job_frames: 0,
+            job_longest_frame: std::time::Duration::ZERO,
+            last_frame: std::time::Instant::now(),
         };
         let source = options.open.map(Source::Path).unwrap_or(Source::Starter);
         app.start_open(source, &cc.egui_ctx);
@@ -278,12 +286,16 @@ impl EditorApp {
                 };
                 let mb = |b: u64| b as f64 / (1u64 << 20) as f64;
                 let gpu_mib = scene.as_ref().map(|s| mb(s.gpu_bytes())).unwrap_or(0.0);
-                self.log.info(format!(
-                    "opened {} ({} map) in {seconds:.1} s; {:.0} MiB on the GPU",
+                let line = format!(
+                    "opened {} ({} map) in {seconds:.1} s; {:.0} MiB on the GPU; the window drew {} frames meanwhile, the longest {:.0} ms",
                     source.describe(),
                     map.size,
-                    gpu_mib
-                ));
+                    gpu_mib,
+                    self.job_frames,
+                    self.job_longest_frame.as_secs_f64() * 1000.0
+                );
+                eprintln!("{line}");
+                self.log.info(line);
                 for w in warnings {
                     self.log.warn(w);
                 }
@@ -601,6 +613,17 @@ impl EditorApp {
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        let now = std::time::Instant::now();
+        if self.job.is_some() {
+            if self.job_frames > 0 {
+                self.job_longest_frame = self.job_longest_frame.max(now - self.last_frame);
+            }
+            self.job_frames += 1;
+        } else {
+            self.job_frames = 0;
+            self.job_longest_frame = std::time::Duration::ZERO;
+        }
+        self.last_frame = now;
         self.poll_job(&ctx);
         self.poll_dialog(&ctx);
         if self.job.is_some() {
