@@ -103,9 +103,9 @@ pub fn build(
         t.vertical_elmos, opt.cell_elmos, opt.height_scale, t.level_step_elmos, t.base_height, t.land_floor_elmos, levels
     ));
     // cliff faces: squares that rise at least half a level
-    let (vw, _) = t.heights_elmos.dims();
     let mut cliff_angles: Vec<f32> = Vec::new();
-    let mut ramp_max = 0.0f32;
+    let mut ramp_surface: Vec<f32> = Vec::new();
+    let mut ramp_walls = 0usize;
     for z in 0..slopes.height() {
         for x in 0..slopes.width() {
             let hgt = &t.heights_elmos;
@@ -127,7 +127,6 @@ pub fn build(
             }
         }
     }
-    let _ = vw;
     if let Some(cells) = &src.cells {
         // steepest square inside ramp cells
         for z in 0..slopes.height() {
@@ -139,10 +138,21 @@ pub fn build(
                 let (sx, sy) = frame.to_sc2(cx, cz);
                 let (i, j) = (sx.floor() as usize, sy.floor() as usize);
                 if i < cells.width() && j < cells.height() && cells.get(i, j).is_ramp() {
-                    ramp_max = ramp_max.max(slopes.get(x, z));
+                    let a = slopes.get(x, z);
+                    if a < 45.0 {
+                        ramp_surface.push(a);
+                    } else {
+                        ramp_walls += 1;
+                    }
                 }
             }
         }
+    }
+    if t.flattened_cliff_bases > 0 {
+        report.converted(format!(
+            "cliff bases: {} SC2 vertices on cliff edges held in-between heights (under SC2's cliff models) and were put back on their level",
+            t.flattened_cliff_bases
+        ));
     }
     if cliff_angles.is_empty() {
         report.converted("cliffs: none (the playable area is one level)");
@@ -155,14 +165,19 @@ pub fn build(
             cliff_angles[0]
         ));
     }
-    if ramp_cells > 0 {
+    if ramp_cells > 0 && !ramp_surface.is_empty() {
+        ramp_surface.sort_by(|a, b| a.total_cmp(b));
+        let q = |f: f32| ramp_surface[((ramp_surface.len() - 1) as f32 * f) as usize];
         report.converted(format!(
-            "ramps: {} ramp cells ({} ramps declared in t3Terrain.xml), {} vertices relaxed to an even slope in {} sweeps; the steepest ramp square is {:.1} degrees",
+            "ramps: {} ramp cells ({} ramps declared in t3Terrain.xml), {} vertices rebuilt as an even slope in {} sweeps; the ramp surface is {:.0} degrees at the median, 90% under {:.0}, steepest {:.0}; {} squares of side wall",
             ramp_cells,
             src.xml.as_ref().map(|x| x.ramp_count).unwrap_or(0),
             t.ramp_vertices,
             t.relax_sweeps,
-            ramp_max
+            q(0.5),
+            q(0.9),
+            q(1.0),
+            ramp_walls
         ));
     }
     let playable_chasm = levels.get(&0).copied().unwrap_or(0);

@@ -2,8 +2,10 @@
 //!
 //! - **Lines.** Mineral patches closer than [`LINE_LINK_CELLS`] to another patch of the line are
 //!   one line (single linkage): patches in a line sit 1 to 2 cells apart, bases 10 or more.
-//! - **How many spots.** Half a spot per patch, 2 to 4 per line (an 8-patch base gives 4), fewer
-//!   when the line is too short to hold them [`MIN_SPOT_SPACING_ELMOS`] apart.
+//! - **How many spots.** Half a spot per patch, 2 to 4 per line, fewer when the line is too short
+//!   to hold them [`MIN_SPOT_SPACING_ELMOS`] (144) apart: the extractor radius (90) plus a dome's
+//!   reach (45) and a little, so one extractor never takes metal from the next spot and every
+//!   spot yields exactly the standard amount. Simple64's 8-patch lines give 3 each.
 //! - **Where.** The patches are moved one cell towards the line's hub (the nearest start
 //!   location, else the centre of a circle fitted through the patches), off the back edge of the
 //!   base, and put in order around it (along the line's main axis when there is no hub); the
@@ -20,7 +22,7 @@ use crate::map::{Grid, MapSize};
 /// Patches closer than this (cells) belong to one line.
 pub const LINE_LINK_CELLS: f32 = 3.5;
 /// Spots in a line are at least this far apart (elmos).
-pub const MIN_SPOT_SPACING_ELMOS: f32 = 112.0;
+pub const MIN_SPOT_SPACING_ELMOS: f32 = 144.0;
 /// The dome radius in metal cells (16 elmos each).
 pub const SPOT_RADIUS_CELLS: f32 = 3.0;
 pub const STANDARD_PEAK: u8 = 128;
@@ -357,7 +359,7 @@ mod tests {
 
     #[test]
     fn two_bases_make_two_lines_of_spaced_spots() {
-        let mut p = arc(1000.0, 1000.0, 288.0, 8, false);
+        let mut p = arc(1000.0, 1000.0, 384.0, 8, false);
         p.extend(arc(3000.0, 3000.0, 224.0, 8, true));
         let lines = group_lines(&p, LINE_LINK_CELLS * 32.0);
         assert_eq!(lines.len(), 2);

@@ -11,11 +11,18 @@
 //!   only among the surrounding SC2 vertices within half a level of it. The jump then happens
 //!   between two BAR vertices 8 elmos apart: 64 elmos over 8 is 83 degrees, far past the ~45
 //!   degrees any BAR ground unit can climb.
-//! - **Ramps.** `t3SyncCliffLevel` marks ramp cells with values between levels. Over those cells
-//!   (and one cell around them) the heights are relaxed to a harmonic surface (Gauss-Seidel,
-//!   neighbours linked only where they were within a quarter level of each other), fixed where the
-//!   ramp meets the plateaus. This spreads the rise evenly along the ramp: SC2's own ramp
-//!   heights have short 30 degree stretches; relaxed they stay under ~20 degrees.
+//! - **Ramps.** `t3SyncCliffLevel` marks ramp cells with values between two levels: a ramp cell
+//!   of level L and fraction f is meant to be at `level(L) + 2 f`, rising a quarter level a cell.
+//!   SC2's heightmap under its ramp and cliff models is lumpy (30-45 degree bits at the sides and
+//!   top), so over ramp cells and one cell around them we rebuild the surface: each vertex starts
+//!   at its cell's intended height, neighbours are linked where those differ by at most 0.6
+//!   units (so a ramp joins the level it starts from and the one it reaches, while its sides
+//!   stay sheer walls), and Laplace's equation is solved on the links (Gauss-Seidel with
+//!   over-relaxation). That spreads the rise evenly from end to end: Simple64's ramps come out
+//!   at 15-20 degrees, under the ~27 degrees BAR's tanks climb.
+//! - **Cliff bases.** Under SC2's cliff models the heightmap holds in-between values; SC2
+//!   vertices on a cliff edge (a neighbour of another level) more than a quarter unit off their
+//!   level's height are put back on it before anything else, so cliffs have no pockets or lips.
 //! - **Chasms.** Level-0 ground (and the padding around the playable area, SC2's hard map edge)
 //!   becomes a flat floor 8 units (256 elmos) below the lowest land level, SC2's own depth. As a
 //!   pit the floor sits 16 elmos above the water line and the land above it; as a sea the land's
@@ -29,8 +36,11 @@ use super::heights::CliffCell;
 
 /// Two SC2 vertices more than this apart in height (world units) are on different surfaces.
 pub const SURFACE_GAP: f32 = 1.0;
-/// Ramp relaxation links neighbouring BAR vertices closer than this (world units).
+/// Ramp relaxation links neighbours whose intended heights differ by at most this plus 0.1
+/// (world units): a ramp cell's quarter-level steps link, half a level at a ramp's side does not.
 pub const RAMP_LINK: f32 = 0.5;
+/// A cliff-edge SC2 vertex further than this (world units) from its level's height is put on it.
+pub const CLIFF_BASE_TOLERANCE: f32 = 0.25;
 /// Chasm floor depth below the lowest land level, in SC2 world units.
 pub const CHASM_DEPTH_UNITS: f32 = 8.0;
 /// A pit's floor height in elmos (dry: above the water line at 0).
@@ -75,6 +85,8 @@ pub struct Terrain {
     pub chasm_floor_elmos: f32,
     pub ramp_vertices: usize,
     pub relax_sweeps: usize,
+    /// SC2 vertices on a cliff edge put back at their level's height.
+    pub flattened_cliff_bases: usize,
     pub has_chasm: bool,
 }
 
@@ -93,7 +105,8 @@ pub fn convert(
     let size: MapSize = frame.size;
     let (vw, vh) = size.height_vertices();
     let vertical = frame.cell_elmos * height_scale;
-    let sc2 = surface.heights;
+    let (cleaned, flattened) = flatten_cliff_bases(surface.heights, surface.vertex_levels);
+    let sc2 = &cleaned;
     let (sw, sh) = (sc2.width(), sc2.height());
 
     // 1. Sheer surfaces: every playable BAR vertex takes the surface of its nearest SC2 vertex.
@@ -163,64 +176,11 @@ pub fn convert(
         }
     }
 
-    // 2. Ramps: relax the heights over ramp cells and one cell around them.
-    let mut in_ramp = Grid::filled(vw, vh, false);
-    let mut ramp_vertices = 0;
-    if let Some(cells) = surface.cells {
-        let (cw, ch) = cells.dims();
-        let mut ramp_cell = Grid::filled(cw, ch, false);
-        for j in 0..ch {
-            for i in 0..cw {
-                if cells.get(i, j).is_ramp() {
-                    for dj in -1i64..=1 {
-                        for di in -1i64..=1 {
-                            let (a, b) = (i as i64 + di, j as i64 + dj);
-                            if a >= 0 && b >= 0 && (a as usize) < cw && (b as usize) < ch {
-                                ramp_cell.set(a as usize, b as usize, true);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for v in 0..vh {
-            for u in 0..vw {
-                if chasm.get(u, v) {
-                    continue;
-                }
-                let (sx, sy) = frame.to_sc2(
-                    (u as u32 * ELMOS_PER_SQUARE) as f32,
-                    (v as u32 * ELMOS_PER_SQUARE) as f32,
-                );
-                let (i, j) = (sx.floor() as i64, sy.floor() as i64);
-                // a vertex on a cell edge belongs to the cells on both sides
-                let on = |a: i64, b: i64| {
-                    a >= 0
-                        && b >= 0
-                        && (a as usize) < cw
-                        && (b as usize) < ch
-                        && ramp_cell.get(a as usize, b as usize)
-                };
-                let edge_x = (sx - sx.round()).abs() < 1e-4;
-                let edge_y = (sy - sy.round()).abs() < 1e-4;
-                let mut r = on(i, j);
-                if edge_x {
-                    r |= on(i - 1, j);
-                }
-                if edge_y {
-                    r |= on(i, j - 1);
-                }
-                if edge_x && edge_y {
-                    r |= on(i - 1, j - 1);
-                }
-                if r {
-                    in_ramp.set(u, v, true);
-                    ramp_vertices += 1;
-                }
-            }
-        }
-    }
-    let relax_sweeps = relax_ramps(&mut h, &chasm, &in_ramp, ramp_vertices);
+    // 2. Ramps: over ramp cells and one cell around them, a harmonic surface between the ends.
+    let (ramp_vertices, relax_sweeps) = match surface.cells {
+        Some(cells) => relax_ramps(frame, cells, &mut h, &chasm),
+        None => (0, 0),
+    };
 
     // 3. Into elmos.
     let has_chasm = chasm.data().iter().any(|&c| c);
@@ -256,25 +216,132 @@ pub fn convert(
         chasm_floor_elmos: chasm_floor,
         ramp_vertices,
         relax_sweeps,
+        flattened_cliff_bases: flattened,
         has_chasm,
     }
 }
 
-/// Gauss-Seidel relaxation of the ramp vertices towards the mean of their linked neighbours;
-/// returns the sweeps run.
-fn relax_ramps(h: &mut Grid<f32>, chasm: &Grid<bool>, in_ramp: &Grid<bool>, count: usize) -> usize {
-    if count == 0 {
-        return 0;
-    }
-    let (w, hh) = h.dims();
-    // the ramp vertices and their links, fixed from the unrelaxed surface
-    let mut nodes: Vec<(usize, [usize; 4], usize)> = Vec::with_capacity(count);
-    for v in 0..hh {
-        for u in 0..w {
-            if !in_ramp.get(u, v) {
+/// SC2 heights with the vertices on a cliff edge (a neighbour of another level) that stray more
+/// than [`CLIFF_BASE_TOLERANCE`] from their level's height put back on it: under SC2's cliff
+/// models the heightmap holds in-between values that would otherwise leave pockets and lips.
+fn flatten_cliff_bases(heights: &Grid<f32>, levels: &Grid<u8>) -> (Grid<f32>, usize) {
+    let mut out = heights.clone();
+    let (w, h) = heights.dims();
+    let mut n = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let l = levels.get_clamped(x as i64, y as i64);
+            if l == 0 {
                 continue;
             }
+            let mut edge = false;
+            for dy in -1i64..=1 {
+                for dx in -1i64..=1 {
+                    edge |= levels.get_clamped(x as i64 + dx, y as i64 + dy) != l;
+                }
+            }
+            let want = level_height(l);
+            if edge && (heights.get(x, y) - want).abs() > CLIFF_BASE_TOLERANCE {
+                out.set(x, y, want);
+                n += 1;
+            }
+        }
+    }
+    (out, n)
+}
+
+/// The height a cell is meant to have: its level's, plus its share of the rise on a ramp.
+fn cell_target(c: CliffCell) -> f32 {
+    level_height(c.level) + 2.0 * c.ramp_fraction
+}
+
+/// Relaxes the ramps. The region is every non-chasm vertex in or next to a ramp cell; each
+/// region vertex gets the target height of the cell it lies on (on a cell edge, the touching
+/// cell whose target is nearest its height). Neighbours are linked when their targets (or, for
+/// a neighbour outside the region, its height) are within [`RAMP_LINK`] + 0.1 units: so a ramp
+/// joins the level it starts from and the level it climbs to, while its sides stay walls.
+/// Gauss-Seidel with over-relaxation then solves Laplace's equation on the links, which spreads
+/// the rise evenly from end to end. Returns (region vertices, sweeps).
+fn relax_ramps(
+    frame: &Frame,
+    cells: &Grid<CliffCell>,
+    h: &mut Grid<f32>,
+    chasm: &Grid<bool>,
+) -> (usize, usize) {
+    let (cw, ch) = cells.dims();
+    let mut near_ramp = Grid::filled(cw, ch, false);
+    let mut any = false;
+    for j in 0..ch {
+        for i in 0..cw {
+            if cells.get(i, j).is_ramp() {
+                any = true;
+                for dj in -1i64..=1 {
+                    for di in -1i64..=1 {
+                        let (a, b) = (i as i64 + di, j as i64 + dj);
+                        if a >= 0 && b >= 0 && (a as usize) < cw && (b as usize) < ch {
+                            near_ramp.set(a as usize, b as usize, true);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !any {
+        return (0, 0);
+    }
+    let (w, hh) = h.dims();
+    let link = RAMP_LINK + 0.1;
+    // each region vertex's target
+    let mut target: Vec<Option<f32>> = vec![None; w * hh];
+    for v in 0..hh {
+        for u in 0..w {
+            if chasm.get(u, v) {
+                continue;
+            }
+            let (sx, sy) = frame.to_sc2(
+                (u as u32 * ELMOS_PER_SQUARE) as f32,
+                (v as u32 * ELMOS_PER_SQUARE) as f32,
+            );
+            let (i, j) = (sx.floor() as i64, sy.floor() as i64);
+            let mut touching = vec![(i, j)];
+            let edge_x = (sx - sx.round()).abs() < 1e-4;
+            let edge_y = (sy - sy.round()).abs() < 1e-4;
+            if edge_x {
+                touching.push((i - 1, j));
+            }
+            if edge_y {
+                touching.push((i, j - 1));
+            }
+            if edge_x && edge_y {
+                touching.push((i - 1, j - 1));
+            }
             let here = h.get(u, v);
+            let mut best: Option<(f32, bool)> = None;
+            for (a, b) in touching {
+                if a < 0 || b < 0 || a as usize >= cw || b as usize >= ch {
+                    continue;
+                }
+                let c = cells.get(a as usize, b as usize);
+                if c.level == 0 {
+                    continue;
+                }
+                let t = cell_target(c);
+                let in_region = near_ramp.get(a as usize, b as usize);
+                if best.is_none_or(|(bt, _)| (t - here).abs() < (bt - here).abs()) {
+                    best = Some((t, in_region));
+                }
+            }
+            if let Some((t, true)) = best {
+                target[v * w + u] = Some(t);
+            }
+        }
+    }
+    // the links, from targets inside the region and heights outside it
+    let mut nodes: Vec<(usize, [usize; 4], usize)> = Vec::new();
+    for v in 0..hh {
+        for u in 0..w {
+            let i = v * w + u;
+            let Some(t) = target[i] else { continue };
             let mut links = [0usize; 4];
             let mut n = 0;
             for (du, dv) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
@@ -282,30 +349,42 @@ fn relax_ramps(h: &mut Grid<f32>, chasm: &Grid<bool>, in_ramp: &Grid<bool>, coun
                 if a < 0 || b < 0 || a as usize >= w || b as usize >= hh {
                     continue;
                 }
-                let (a, b) = (a as usize, b as usize);
-                if !chasm.get(a, b) && (h.get(a, b) - here).abs() < RAMP_LINK {
-                    links[n] = b * w + a;
+                let j = b as usize * w + a as usize;
+                if chasm.get(a as usize, b as usize) {
+                    continue;
+                }
+                let other = target[j].unwrap_or_else(|| h.get(a as usize, b as usize));
+                if (other - t).abs() <= link {
+                    links[n] = j;
                     n += 1;
                 }
             }
-            if n > 0 {
-                nodes.push((v * w + u, links, n));
-            }
+            nodes.push((i, links, n));
         }
     }
     let data = h.data_mut();
+    for &(i, _, _) in &nodes {
+        if let Some(t) = target[i] {
+            data[i] = t;
+        }
+    }
+    const OMEGA: f32 = 1.8;
     for sweep in 1..=MAX_RELAX_SWEEPS {
         let mut change = 0.0f32;
         for &(i, links, n) in &nodes {
+            if n == 0 {
+                continue;
+            }
             let mean = links[..n].iter().map(|&j| data[j]).sum::<f32>() / n as f32;
-            change = change.max((mean - data[i]).abs());
-            data[i] = mean;
+            let step = OMEGA * (mean - data[i]);
+            change = change.max(step.abs());
+            data[i] += step;
         }
         if change < 1e-4 {
-            return sweep;
+            return (nodes.len(), sweep);
         }
     }
-    MAX_RELAX_SWEEPS
+    (nodes.len(), MAX_RELAX_SWEEPS)
 }
 
 /// Slope in degrees of the steepest edge of each square (8 elmos), `(mapx) x (mapy)`.
@@ -337,7 +416,8 @@ mod tests {
     use crate::formats::sc2::map_info::Bounds;
 
     /// A 16 x 16 cell map: level 2 in the west, level 3 in the east (x >= 8), a ramp in rows
-    /// 6..10 rising unevenly from x = 4 to x = 10 (18 degrees on average, 35 at its steepest).
+    /// 6..10 rising unevenly from x = 4 to x = 10 (18 degrees on average, 37 at its steepest),
+    /// with SC2-like ramp cells (fraction 1/8 .. 6/8) from x = 4 to 9.
     fn plateau_and_ramp() -> (Grid<f32>, Grid<u8>, Grid<CliffCell>) {
         let n = 16;
         let mut hts = Grid::filled(n + 1, n + 1, 10.0f32);
@@ -357,24 +437,44 @@ mod tests {
                     lv.set(i, j, 3);
                 }
                 if (6..=10).contains(&j) && (4..=10).contains(&i) {
-                    // SC2-like uneven ramp heights
                     let t = [0.0, 0.25, 0.5, 0.75, 1.5, 1.75, 2.0][i - 4];
                     hts.set(i, j, 10.0 + t);
                     lv.set(i, j, 2);
                 }
             }
         }
+        for j in 0..n {
+            for i in 8..n {
+                cells.set(
+                    i,
+                    j,
+                    CliffCell {
+                        level: 3,
+                        ramp_fraction: 0.0,
+                    },
+                );
+            }
+        }
         for j in 6..10 {
             for i in 4..10 {
+                let f = (i - 3) as f32 / 8.0;
                 cells.set(
                     i,
                     j,
                     CliffCell {
                         level: 2,
-                        ramp_fraction: 0.5,
+                        ramp_fraction: f,
                     },
                 );
             }
+            cells.set(
+                10,
+                j,
+                CliffCell {
+                    level: 3,
+                    ramp_fraction: 0.0,
+                },
+            );
         }
         (hts, lv, cells)
     }
