@@ -11,6 +11,9 @@
 use crate::formats::FormatError;
 use crate::map::Grid;
 
+/// Decoded heights are clamped to +-this many world units (real maps stay within -16..64).
+pub const MAX_ABS_HEIGHT: f32 = 256.0;
+
 /// `t3Terrain.xml`'s facts the importer uses.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TerrainXml {
@@ -149,7 +152,13 @@ pub fn parse_height_map(bytes: &[u8], xml: &TerrainXml) -> Result<VertexHeights,
         let q0 = u16::from_le_bytes([rec[0], rec[1]]) as f32;
         let q1 = u16::from_le_bytes([rec[2], rec[3]]) as f32;
         let mask = u16::from_le_bytes([rec[4], rec[5]]);
-        heights.push((q0 * qs - qb) + (q1 * qs - qb));
+        // real maps stay within about -16..64; absurd quantize values cannot run away
+        let h = (q0 * qs - qb) + (q1 * qs - qb);
+        heights.push(if h.is_finite() {
+            h.clamp(-MAX_ABS_HEIGHT, MAX_ABS_HEIGHT)
+        } else {
+            0.0
+        });
         levels.push((mask & 3) as u8);
     }
     Ok(VertexHeights {
