@@ -3,8 +3,8 @@
 //!
 //! `MapInfo` is `"IpaM"`, a u32 version, 8 more bytes when the version is above 0x17, then u32
 //! width and height in cells. After that come two preview records (u32 type, a path string when
-//! the type is 2), for version >= 0x1f a string, for version >= 0x26 another string, for version
-//! >= 0x1f two u32s, then the fog and tileset strings and four u32: left, bottom, right, top. Only
+//! the type is 2), from version 0x1f a string, from version 0x26 another string, from version
+//! 0x1f two u32s, then the fog and tileset strings and four u32: left, bottom, right, top. Only
 //! version 39 files have been seen, so the bounds are checked for sense; when they make none, the
 //! tileset name from `t3Terrain.xml` is searched for and the four numbers after it tried, and
 //! failing that the whole map is taken as playable and the report says so.

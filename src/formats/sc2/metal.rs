@@ -83,13 +83,13 @@ pub fn group_lines(patches: &[Patch], link_elmos: f32) -> Vec<Vec<Patch>> {
     }
     let mut lines: Vec<Vec<Patch>> = Vec::new();
     let mut index_of = std::collections::BTreeMap::new();
-    for i in 0..n {
+    for (i, &p) in patches.iter().enumerate() {
         let r = root(&mut group, i);
         let k = *index_of.entry(r).or_insert_with(|| {
             lines.push(Vec::new());
             lines.len() - 1
         });
-        lines[k].push(patches[i]);
+        lines[k].push(p);
     }
     lines
 }

@@ -2,7 +2,7 @@
 //! decodes `MapInfo`, the terrain layers and `Objects`, and builds a [`Map`] with an
 //! [`ImportReport`] of what was converted, dropped and guessed.
 //!
-//! One module per idea: [`mpq`] (guarded archive access), [`map_info`], [`heights`] (terrain
+//! One module per idea: [`mpq`] (guarded archive access, with `mpq_tables` checking the tables' contents), [`map_info`], [`heights`] (terrain
 //! layers in SC2 units), [`objects`], [`texture`] (masks and palette), [`frame`] (crop, flip,
 //! scale, pad), [`terrain`] (sheer cliffs, ramps, chasms), [`metal`] (mineral lines to spots),
 //! [`features`] (vents and rocks), [`ground`] (texture baking) and [`convert`] (assembly).
@@ -16,6 +16,7 @@ pub mod heights;
 pub mod map_info;
 pub mod metal;
 pub mod mpq;
+mod mpq_tables;
 pub mod objects;
 pub mod terrain;
 pub mod texture;
@@ -62,7 +63,7 @@ impl Default for Sc2Options {
 impl Sc2Options {
     /// Checks the options; the error says which one and why.
     pub fn check(&self) -> Result<(), FormatError> {
-        if !(8..=256).contains(&self.cell_elmos) || self.cell_elmos % 8 != 0 {
+        if !(8..=256).contains(&self.cell_elmos) || !self.cell_elmos.is_multiple_of(8) {
             return Err(FormatError::invalid(
                 "SC2 import options",
                 format!(

@@ -16,13 +16,15 @@ use std::path::{Path, PathBuf};
 
 use crate::formats::FormatError;
 
+use super::mpq_tables as tables;
+
 const WHAT: &str = "SC2Map (MPQ archive)";
 
 /// The largest table (hash, block, HET, BET) we unpack: 16 MiB holds about a million entries,
 /// far beyond any map.
 pub const MAX_TABLE_BYTES: u64 = 16 << 20;
 /// A table may unpack to at most this many times the whole archive's size.
-const TABLE_EXPANSION: u64 = 64;
+pub(super) const TABLE_EXPANSION: u64 = 64;
 /// The largest embedded file we read. A 256 x 256 map's biggest layer is well under 2 MiB.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// An embedded file may unpack to at most this many times the archive's size (zlib's ceiling is
@@ -57,11 +59,15 @@ pub struct TableExtent {
 pub struct Sc2Archive {
     path: PathBuf,
     file_len: u64,
+    facts: HeaderFacts,
     inner: wow_mpq::Archive,
 }
 
 /// Runs `f` and turns a panic inside the MPQ crate into an error about `what`.
-fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, FormatError>) -> Result<T, FormatError> {
+pub(super) fn guarded<T>(
+    what: &str,
+    f: impl FnOnce() -> Result<T, FormatError>,
+) -> Result<T, FormatError> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(_) => Err(FormatError::invalid(
@@ -76,10 +82,7 @@ impl Sc2Archive {
     pub fn open(path: &Path) -> Result<Sc2Archive, FormatError> {
         let mut file = File::open(path).map_err(|e| FormatError::io(path, e))?;
         let file_len = file.metadata().map_err(|e| FormatError::io(path, e))?.len();
-        check_archive(&mut file, file_len).map_err(|e| match e {
-            CheckError::Io(e) => FormatError::io(path, e),
-            CheckError::Bad(d) => FormatError::invalid(WHAT, d),
-        })?;
+        let facts = check_archive(&mut file, file_len).map_err(|e| check_error(path, e))?;
         let inner = guarded("opening the archive", || {
             wow_mpq::Archive::open(path)
                 .map_err(|e| FormatError::invalid(WHAT, format!("cannot open: {e}")))
@@ -87,6 +90,7 @@ impl Sc2Archive {
         Ok(Sc2Archive {
             path: path.to_path_buf(),
             file_len,
+            facts,
             inner,
         })
     }
@@ -98,6 +102,7 @@ impl Sc2Archive {
     /// The embedded file `name`, or `None` when the archive does not hold it.
     pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>, FormatError> {
         let file_len = self.file_len;
+        let (path, facts) = (&self.path, &self.facts);
         let inner = &mut self.inner;
         guarded(name, move || {
             let info = match inner.find_file(name) {
@@ -111,6 +116,21 @@ impl Sc2Archive {
                 }
             };
             check_file_claims(name, &info, file_len)?;
+            let entry = tables::Entry {
+                pos: info.file_pos.saturating_sub(facts.archive_offset),
+                packed: info.compressed_size,
+                size: info.file_size,
+                flags: info.flags,
+            };
+            let mut file = File::open(path).map_err(|e| FormatError::io(path, e))?;
+            tables::check_sectors(
+                &mut file,
+                facts.archive_offset,
+                &entry,
+                facts.sector_bytes,
+                Some(name),
+            )
+            .map_err(|e| check_error(path, e))?;
             inner
                 .read_file(name)
                 .map(Some)
@@ -139,6 +159,13 @@ impl Sc2Archive {
     }
 }
 
+fn check_error(path: &Path, e: CheckError) -> FormatError {
+    match e {
+        CheckError::Io(e) => FormatError::io(path, e),
+        CheckError::Bad(d) => FormatError::invalid(WHAT, d),
+    }
+}
+
 /// Rejects a file whose table entry claims more than the archive can hold.
 fn check_file_claims(
     name: &str,
@@ -163,6 +190,14 @@ fn check_file_claims(
     Ok(())
 }
 
+/// What the archive can hold: every file's data must end within `avail` bytes of the archive's
+/// start and unpack to at most `max_file_bytes`.
+#[derive(Clone, Copy, Debug)]
+pub struct FileClaims {
+    pub avail: u64,
+    pub max_file_bytes: u64,
+}
+
 /// What went wrong while checking: the file could not be read, or it is not valid.
 #[derive(Debug)]
 pub enum CheckError {
@@ -176,22 +211,22 @@ impl From<std::io::Error> for CheckError {
     }
 }
 
-fn bad<T>(d: impl Into<String>) -> Result<T, CheckError> {
+pub(super) fn bad<T>(d: impl Into<String>) -> Result<T, CheckError> {
     Err(CheckError::Bad(d.into()))
 }
 
-fn u16_at(b: &[u8], o: usize) -> u16 {
+pub(super) fn u16_at(b: &[u8], o: usize) -> u16 {
     u16::from_le_bytes([b[o], b[o + 1]])
 }
-fn u32_at(b: &[u8], o: usize) -> u32 {
+pub(super) fn u32_at(b: &[u8], o: usize) -> u32 {
     u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
 }
-fn u64_at(b: &[u8], o: usize) -> u64 {
+pub(super) fn u64_at(b: &[u8], o: usize) -> u64 {
     u64::from(u32_at(b, o)) | (u64::from(u32_at(b, o + 4)) << 32)
 }
 
 /// Reads exactly `len` bytes at `pos`, which the caller has checked lie inside the file.
-fn read_at<R: Read + Seek>(r: &mut R, pos: u64, len: usize) -> std::io::Result<Vec<u8>> {
+pub(super) fn read_at<R: Read + Seek>(r: &mut R, pos: u64, len: usize) -> std::io::Result<Vec<u8>> {
     r.seek(SeekFrom::Start(pos))?;
     let mut buf = vec![0u8; len];
     r.read_exact(&mut buf)?;
@@ -313,13 +348,41 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
     if hi_block_pos != 0 && facts.block_entries > 0 {
         extent("hi-block table", hi_block_pos, hi_block_disk)?;
     }
+    let claims = FileClaims {
+        avail,
+        max_file_bytes: MAX_FILE_BYTES.min(file_len.saturating_mul(FILE_EXPANSION)),
+    };
+    let mut entries = Vec::new();
+    if facts.block_entries > 0 {
+        let hi = (hi_block_pos != 0).then_some(hi_block_pos);
+        entries = tables::check_block_entries(
+            r,
+            archive_offset,
+            block_pos,
+            block_disk,
+            facts.block_entries,
+            hi,
+            &claims,
+        )?;
+    }
     if format_version >= 2 {
-        let bet_pos = u64_at(&h, 52);
-        let het_pos = u64_at(&h, 60);
+        let (mut bet_pos, mut het_pos) = (u64_at(&h, 52), u64_at(&h, 60));
+        // Some writers (wow-mpq's own builder among them) swap the two positions; the crate
+        // reads such archives, so accept them when the signatures say so.
+        let sig_at = |r: &mut R, p: u64| -> Option<Vec<u8>> {
+            (p != 0 && p.checked_add(4).is_some_and(|e| e <= avail))
+                .then(|| read_at(r, archive_offset + p, 4).ok())
+                .flatten()
+        };
+        if sig_at(r, het_pos).as_deref() == Some(b"BET\x1a")
+            && sig_at(r, bet_pos).as_deref() == Some(b"HET\x1a")
+        {
+            std::mem::swap(&mut bet_pos, &mut het_pos);
+        }
         let key_het = wow_mpq::hash_string("(hash table)", wow_mpq::hash_type::FILE_KEY);
         let key_bet = wow_mpq::hash_string("(block table)", wow_mpq::hash_type::FILE_KEY);
         if het_pos != 0 {
-            let t = read_ext_table(
+            let t = tables::read_ext_table(
                 r,
                 "HET table",
                 archive_offset,
@@ -328,14 +391,14 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
                 avail,
                 key_het,
             )?;
-            check_het(&t)?;
+            tables::check_het(&t)?;
             facts.het = Some(TableExtent {
                 pos: het_pos,
                 size: t.disk_size,
             });
         }
         if bet_pos != 0 {
-            let t = read_ext_table(
+            let t = tables::read_ext_table(
                 r,
                 "BET table",
                 archive_offset,
@@ -344,171 +407,17 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
                 avail,
                 key_bet,
             )?;
-            check_bet(&t)?;
+            entries.extend(tables::check_bet(&t, &claims)?);
             facts.bet = Some(TableExtent {
                 pos: bet_pos,
                 size: t.disk_size,
             });
         }
     }
+    for e in &entries {
+        tables::check_sectors(r, archive_offset, e, facts.sector_bytes, None)?;
+    }
     Ok(facts)
-}
-
-/// A HET or BET table as the archive holds it, decrypted and unpacked (without its 12-byte
-/// extended header).
-struct ExtTable {
-    name: &'static str,
-    disk_size: u64,
-    data: Vec<u8>,
-}
-
-/// Reads a HET/BET table: the 12-byte extended header (signature, version, unpacked size), then
-/// the encrypted and maybe zlib-packed rest, with every size checked first.
-fn read_ext_table<R: Read + Seek>(
-    r: &mut R,
-    name: &'static str,
-    archive_offset: u64,
-    pos: u64,
-    disk: Option<u64>,
-    avail: u64,
-    key: u32,
-) -> Result<ExtTable, CheckError> {
-    if pos.checked_add(12).is_none_or(|e| e > avail) {
-        return bad(format!("the {name} at {pos} lies outside the file"));
-    }
-    let ext = read_at(r, archive_offset + pos, 12)?;
-    let sig: &[u8; 4] = if name == "HET table" {
-        b"HET\x1a"
-    } else {
-        b"BET\x1a"
-    };
-    if &ext[0..4] != sig {
-        return bad(format!(
-            "the {name} at {pos} has no `{}` signature",
-            &name[..3]
-        ));
-    }
-    let data_size = u64::from(u32_at(&ext, 8));
-    if data_size > MAX_TABLE_BYTES.min(avail.saturating_mul(TABLE_EXPANSION)) {
-        return bad(format!(
-            "the {name} claims {data_size} bytes, absurd for this file"
-        ));
-    }
-    // v4 states the on-disk size; v3 tables are stored whole.
-    let disk_size = disk.filter(|&d| d > 0).unwrap_or(data_size + 12);
-    if disk_size < 12 || pos.checked_add(disk_size).is_none_or(|e| e > avail) {
-        return bad(format!(
-            "the {name} ({disk_size} bytes at {pos}) runs past the end of the file"
-        ));
-    }
-    if disk_size > MAX_TABLE_BYTES {
-        return bad(format!("the {name} is {disk_size} bytes on disk: absurd"));
-    }
-    let mut body = read_at(r, archive_offset + pos + 12, (disk_size - 12) as usize)?;
-    let words = body.len() / 4;
-    let mut buf: Vec<u32> = (0..words).map(|i| u32_at(&body, i * 4)).collect();
-    wow_mpq::decrypt_block(&mut buf, key);
-    for (i, w) in buf.iter().enumerate() {
-        body[i * 4..i * 4 + 4].copy_from_slice(&w.to_le_bytes());
-    }
-    let data = if data_size + 12 > disk_size {
-        // packed: a compression-method byte, then the packed bytes
-        let Some((&method, packed)) = body.split_first() else {
-            return bad(format!("the {name} is packed but empty"));
-        };
-        if packed.is_empty() {
-            return bad(format!("the {name} is packed but empty"));
-        }
-        let out = guarded_unpack(packed, method, data_size as usize)
-            .map_err(|d| CheckError::Bad(format!("the {name} does not unpack: {d}")))?;
-        if out.len() as u64 != data_size {
-            return bad(format!(
-                "the {name} unpacks to {} bytes, not the {data_size} it claims",
-                out.len()
-            ));
-        }
-        out
-    } else {
-        body.truncate(data_size as usize);
-        body
-    };
-    Ok(ExtTable {
-        name,
-        disk_size,
-        data,
-    })
-}
-
-/// The crate's decompressor, its output size bounded by the caller, panics caught.
-fn guarded_unpack(packed: &[u8], method: u8, size: usize) -> Result<Vec<u8>, String> {
-    match catch_unwind(AssertUnwindSafe(|| {
-        wow_mpq::decompress(packed, method, size)
-    })) {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err("the decompressor gave up".into()),
-    }
-}
-
-/// The upper bound on the number of files a table may describe.
-const MAX_FILES: u64 = 1 << 20;
-
-fn check_het(t: &ExtTable) -> Result<(), CheckError> {
-    let d = &t.data;
-    if d.len() < 32 {
-        return bad(format!("the {} is too short for its header", t.name));
-    }
-    let max_files = u64::from(u32_at(d, 4));
-    let hash_bytes = u64::from(u32_at(d, 8));
-    let hash_entry_bits = u64::from(u32_at(d, 12));
-    let index_bits = u64::from(u32_at(d, 24));
-    if max_files > MAX_FILES || hash_entry_bits > 64 || index_bits > 32 {
-        return bad(format!(
-            "the {} claims {max_files} files with {hash_entry_bits}-bit hashes and {index_bits}-bit indices: absurd",
-            t.name
-        ));
-    }
-    let need = 32 + hash_bytes + (hash_bytes * index_bits).div_ceil(8);
-    if need > d.len() as u64 {
-        return bad(format!(
-            "the {} needs {need} bytes but holds {}",
-            t.name,
-            d.len()
-        ));
-    }
-    Ok(())
-}
-
-fn check_bet(t: &ExtTable) -> Result<(), CheckError> {
-    let d = &t.data;
-    const HEADER: u64 = 19 * 4;
-    if (d.len() as u64) < HEADER {
-        return bad(format!("the {} is too short for its header", t.name));
-    }
-    let files = u64::from(u32_at(d, 4));
-    let entry_bits = u64::from(u32_at(d, 12));
-    let bit_counts = (36..56).step_by(4).map(|o| u32_at(d, o));
-    let hash_array_bytes = u64::from(u32_at(d, 68));
-    let flags = u64::from(u32_at(d, 72));
-    if files > MAX_FILES
-        || entry_bits > 320
-        || flags > MAX_FILES
-        || bit_counts.clone().any(|b| b > 64)
-    {
-        return bad(format!(
-            "the {} claims {files} files of {entry_bits} bits and {flags} flag sets: absurd",
-            t.name
-        ));
-    }
-    let need = HEADER + flags * 4 + (files * entry_bits).div_ceil(8) + hash_array_bytes;
-    if need > d.len() as u64 {
-        return bad(format!(
-            "the {} needs {need} bytes but holds {}",
-            t.name,
-            d.len()
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
