@@ -68,7 +68,8 @@ fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
     let bad = |d: String| FormatError::invalid("map", d);
     map.check_layers().map_err(|e| bad(e.to_string()))?;
     let s = &map.settings;
-    if !(s.max_height_elmos > s.min_height_elmos) {
+    let range_ok = s.max_height_elmos > s.min_height_elmos;
+    if !range_ok {
         return Err(bad(format!(
             "max height {} must be above min height {}",
             s.max_height_elmos, s.min_height_elmos
