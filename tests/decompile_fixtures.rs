@@ -8,12 +8,20 @@ use std::path::Path;
 use std::process::Command;
 
 fn groundwork(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_groundwork")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_groundwork"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn run_ok(args: &[&std::ffi::OsStr]) -> String {
     let out = groundwork(args);
-    assert!(out.status.success(), "{:?} failed: {}", args, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{:?} failed: {}",
+        args,
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
@@ -38,18 +46,48 @@ fn bar_template_round_trips_through_a_project() {
     }
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("blueprint");
-    run_ok(&[os("decompile"), original.as_os_str(), os("-o"), project.as_os_str()]);
-    for f in ["map.toml", "height.png", "texture.png", "metal.png", "grass.png", "type.png", "minimap.png"] {
+    run_ok(&[
+        os("decompile"),
+        original.as_os_str(),
+        os("-o"),
+        project.as_os_str(),
+    ]);
+    for f in [
+        "map.toml",
+        "height.png",
+        "texture.png",
+        "metal.png",
+        "grass.png",
+        "type.png",
+        "minimap.png",
+    ] {
         assert!(project.join(f).is_file(), "{f} missing");
     }
     // the template's extra files come along: DNTS textures, mapconfig overrides, feature models
-    assert!(project.join("archive/mapconfig/mapinfo/0_apply_options.lua").is_file());
-    assert!(project.join("archive/maps/Map_Blueprint_V1_normals.dds").is_file());
+    assert!(
+        project
+            .join("archive/mapconfig/mapinfo/0_apply_options.lua")
+            .is_file()
+    );
+    assert!(
+        project
+            .join("archive/maps/Map_Blueprint_V1_normals.dds")
+            .is_file()
+    );
     let toml = std::fs::read_to_string(project.join("map.toml")).unwrap();
-    assert!(toml.contains("max_metal = 0.9") && toml.contains("extractor_radius = 90.0"), "{toml}");
+    assert!(
+        toml.contains("max_metal = 0.9") && toml.contains("extractor_radius = 90.0"),
+        "{toml}"
+    );
 
     let recompiled = dir.path().join("MAP_BLUEPRINT_V1_rt.sd7");
-    run_ok(&[os("compile"), project.as_os_str(), os("-o"), recompiled.as_os_str(), os("-q")]);
+    run_ok(&[
+        os("compile"),
+        project.as_os_str(),
+        os("-o"),
+        recompiled.as_os_str(),
+        os("-q"),
+    ]);
 
     let (d0, d1) = (dir.path().join("dump0"), dir.path().join("dump1"));
     let before = common::validate_map(&original, None, Some(&d0));
@@ -60,17 +98,31 @@ fn bar_template_round_trips_through_a_project() {
         assert_eq!(u0[key], u1[key], "{key}");
     }
     for layer in ["height_", "metal_", "type_", "grass_"] {
-        assert_eq!(common::dumped(&d0, layer), common::dumped(&d1, layer), "{layer}");
+        assert_eq!(
+            common::dumped(&d0, layer),
+            common::dumped(&d1, layer),
+            "{layer}"
+        );
     }
     let (f0, f1) = (&before["smf_features"], &after["smf_features"]);
     assert_eq!(f0["count"], f1["count"]);
-    for (a, b) in f0["records"].as_array().unwrap().iter().zip(f1["records"].as_array().unwrap()) {
-        let name = |v: &serde_json::Value, f: &serde_json::Value| f["types"][v[0].as_u64().unwrap() as usize].clone();
+    for (a, b) in f0["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(f1["records"].as_array().unwrap())
+    {
+        let name = |v: &serde_json::Value, f: &serde_json::Value| {
+            f["types"][v[0].as_u64().unwrap() as usize].clone()
+        };
         assert_eq!(name(a, f0), name(b, f1));
         assert_eq!((&a[1], &a[3]), (&b[1], &b[3]), "feature position");
     }
     // the map still carries its own mapinfo values through our writer
-    assert_eq!(u0["mapInfo"], u1["mapInfo"], "name, description, gravity, maxMetal, extractorRadius, wind");
+    assert_eq!(
+        u0["mapInfo"], u1["mapInfo"],
+        "name, description, gravity, maxMetal, extractorRadius, wind"
+    );
     assert_eq!(u1["GetMapName"], u0["GetMapName"]);
 }
 
@@ -82,7 +134,12 @@ fn bare_smf_without_tiles_decompiles_from_its_minimap() {
     };
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("divide");
-    let stderr = run_ok(&[os("decompile"), smf_path.as_os_str(), os("-o"), project.as_os_str()]);
+    let stderr = run_ok(&[
+        os("decompile"),
+        smf_path.as_os_str(),
+        os("-o"),
+        project.as_os_str(),
+    ]);
     assert!(stderr.contains("minimap scaled up"), "{stderr}");
     let tex = image::open(project.join("texture.png")).unwrap();
     assert_eq!((tex.width(), tex.height()), (3072, 4096));
@@ -99,7 +156,13 @@ fn bare_smf_without_tiles_decompiles_from_its_minimap() {
     toml.push_str("\n[[teams]]\nstart = [500.0, 500.0]\n\n[[teams]]\nstart = [2500.0, 3500.0]\n");
     std::fs::write(project.join("map.toml"), toml).unwrap();
     let archive = dir.path().join("Great_Divide.sdz");
-    run_ok(&[os("compile"), project.as_os_str(), os("-o"), archive.as_os_str(), os("-q")]);
+    run_ok(&[
+        os("compile"),
+        project.as_os_str(),
+        os("-o"),
+        archive.as_os_str(),
+        os("-q"),
+    ]);
     let dump = dir.path().join("dump");
     let v = common::validate_map(&archive, None, Some(&dump));
     assert_eq!(v["lint_ok"], true, "{}", v["lint"]);
@@ -107,14 +170,30 @@ fn bare_smf_without_tiles_decompiles_from_its_minimap() {
     // the engine sees the original's height words, metal and types, read straight from the file
     let smf = std::fs::read(&smf_path).unwrap();
     let (mx, my) = (384usize, 512usize);
-    assert_eq!(common::dumped(&dump, "height_"), smf_section(&smf, 52, (mx + 1) * (my + 1) * 2));
-    assert_eq!(common::dumped(&dump, "type_"), smf_section(&smf, 56, mx / 2 * my / 2));
-    assert_eq!(common::dumped(&dump, "metal_"), smf_section(&smf, 68, mx / 2 * my / 2));
+    assert_eq!(
+        common::dumped(&dump, "height_"),
+        smf_section(&smf, 52, (mx + 1) * (my + 1) * 2)
+    );
+    assert_eq!(
+        common::dumped(&dump, "type_"),
+        smf_section(&smf, 56, mx / 2 * my / 2)
+    );
+    assert_eq!(
+        common::dumped(&dump, "metal_"),
+        smf_section(&smf, 68, mx / 2 * my / 2)
+    );
     let min = f32::from_le_bytes(smf[44..48].try_into().unwrap());
     let max = f32::from_le_bytes(smf[48..52].try_into().unwrap());
-    assert_eq!(v["unitsync"]["GetMapMinHeight"].as_f64().unwrap() as f32, min);
-    assert_eq!(v["unitsync"]["GetMapMaxHeight"].as_f64().unwrap() as f32, max);
+    assert_eq!(
+        v["unitsync"]["GetMapMinHeight"].as_f64().unwrap() as f32,
+        min
+    );
+    assert_eq!(
+        v["unitsync"]["GetMapMaxHeight"].as_f64().unwrap() as f32,
+        max
+    );
     // and its features, by name and place
-    let groundwork::formats::LoadedMap { map, .. } = groundwork::formats::read_map(Path::new(&smf_path)).unwrap();
+    let groundwork::formats::LoadedMap { map, .. } =
+        groundwork::formats::read_map(Path::new(&smf_path)).unwrap();
     assert_eq!(v["smf_features"]["count"], map.features.len());
 }
