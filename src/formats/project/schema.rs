@@ -28,7 +28,7 @@ pub struct ProjectToml {
     /// Top-level `mapinfo` keys Groundwork does not model, kept verbatim.
     #[serde(default, skip_serializing_if = "LuaTable::is_empty")]
     extra: LuaTable,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     teams: Vec<TeamEntry>,
     #[serde(default)]
     terrain_types: Vec<TerrainTypeEntry>,
