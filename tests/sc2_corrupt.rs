@@ -3,6 +3,7 @@
 //! import), never a panic, and never a huge allocation: this test binary's allocator refuses
 //! (and so aborts the run on) any single allocation over [`ALLOC_LIMIT`].
 
+mod common;
 mod sc2_support;
 
 use std::alloc::{GlobalAlloc, Layout, System};

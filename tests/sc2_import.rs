@@ -2,6 +2,7 @@
 //! start positions, metal spots, vents, plateaus, cliffs and ramps are checked against values
 //! read from the map's own files here, independently of the importer's parsers.
 
+mod common;
 mod sc2_support;
 
 use std::collections::{BTreeMap, VecDeque};
