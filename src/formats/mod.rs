@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod import_report;
+pub mod wz2100;
 
 pub use error::FormatError;
 pub use import_report::ImportReport;
