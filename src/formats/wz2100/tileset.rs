@@ -21,6 +21,11 @@ const MAX_ART_PIXELS: u32 = 1024;
 pub struct TileArt {
     pub texels: usize,
     pub tiles: BTreeMap<u16, Vec<u8>>,
+    /// Tiles whose art is partly transparent: decals (tracks, craters, road edges) the game
+    /// draws over the ground. We draw them over a neighbouring solid tile.
+    pub decals: BTreeSet<u16>,
+    /// The mean colour of each decal's opaque pixels.
+    pub decal_mean: BTreeMap<u16, [u8; 3]>,
     pub tileset: Tileset,
 }
 
@@ -32,6 +37,8 @@ pub fn load_tile_art(
     tile_elmos: u32,
 ) -> Result<(TileArt, Vec<u16>), FormatError> {
     let mut tiles = BTreeMap::new();
+    let mut decals = BTreeSet::new();
+    let mut decal_mean = BTreeMap::new();
     let mut missing = Vec::new();
     for &n in wanted {
         let path = format!("{}/tile-{n:02}.png", tileset.texpage_dir());
@@ -46,12 +53,28 @@ pub fn load_tile_art(
         } else {
             image::imageops::resize(&img, tile_elmos, tile_elmos, FilterType::Triangle)
         };
-        tiles.insert(n, scaled.into_raw());
+        let raw = scaled.into_raw();
+        if raw.chunks_exact(4).any(|p| p[3] < 250) {
+            decals.insert(n);
+            let (mut sum, mut count) = ([0u64; 3], 0u64);
+            for p in raw.chunks_exact(4).filter(|p| p[3] >= 250) {
+                for ch in 0..3 {
+                    sum[ch] += p[ch] as u64;
+                }
+                count += 1;
+            }
+            if count > 0 {
+                decal_mean.insert(n, sum.map(|v| (v / count) as u8));
+            }
+        }
+        tiles.insert(n, raw);
     }
     Ok((
         TileArt {
             texels: tile_elmos as usize,
             tiles,
+            decals,
+            decal_mean,
             tileset,
         },
         missing,
@@ -125,6 +148,9 @@ pub fn build_texture(
     let (tw, th) = layout.size.texture_texels();
     let te = layout.tile_elmos as i64;
     let w = map.width as usize;
+    let under = art
+        .map(|a| under_tiles(map, a, tile_types))
+        .unwrap_or_default();
     let mut rgba = vec![0u8; tw * th * 4];
     rgba.par_chunks_mut(tw * 4)
         .enumerate()
@@ -143,11 +169,34 @@ pub fn build_texture(
                 match pixels {
                     Some(p) => {
                         let n = te as usize;
+                        let below = under
+                            .get(ty as usize * w + tx as usize)
+                            .copied()
+                            .unwrap_or(Under::Plain);
                         for k in 0..span {
                             let (sx, sy) = art_texel(tile, i0 + k, j, n);
                             let s = (sy * n + sx) * 4;
                             let d = (x + k) * 4;
-                            row[d..d + 3].copy_from_slice(&p[s..s + 3]);
+                            let a = p[s + 3] as u32;
+                            if a >= 250 {
+                                row[d..d + 3].copy_from_slice(&p[s..s + 3]);
+                            } else {
+                                let g = ground_texel(
+                                    below,
+                                    tile.tile_number(),
+                                    art,
+                                    map,
+                                    tile_types,
+                                    w,
+                                    (i0 + k, j, n),
+                                    (tx, ty),
+                                );
+                                for ch in 0..3 {
+                                    row[d + ch] =
+                                        ((p[s + ch] as u32 * a + g[ch] as u32 * (255 - a)) / 255)
+                                            as u8;
+                                }
+                            }
                             row[d + 3] = 255;
                         }
                     }
@@ -172,6 +221,95 @@ pub fn build_texture(
             }
         });
     GroundTexture::from_rgba(tw, th, rgba).unwrap_or_else(|| GroundTexture::filled(tw, th, [0; 4]))
+}
+
+/// What a decal tile is drawn over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Under {
+    /// The art of this solid tile, at the same texel.
+    Tile(u32, u32),
+    /// The mean of the decal's own opaque pixels (the rock of a cliff face).
+    OwnMean,
+    /// The terrain type's plain colour.
+    Plain,
+}
+
+/// For every decal tile, what to draw it over: the nearest solid tile of the same terrain type
+/// within three tiles; for cliffs with none, the mean of the cliff art's own rock; else the
+/// nearest solid tile of any type.
+fn under_tiles(map: &GameMap, art: &TileArt, tile_types: &[u8]) -> Vec<Under> {
+    let (w, h) = (map.width as i64, map.height as i64);
+    let ty = |x: i64, y: i64| tile_types[(y * w + x) as usize];
+    let solid = |x: i64, y: i64| {
+        x >= 0 && y >= 0 && x < w && y < h && {
+            let n = map.tile(x as u32, y as u32).tile_number();
+            art.tiles.contains_key(&n) && !art.decals.contains(&n)
+        }
+    };
+    let find = |x: i64, y: i64, same: bool| {
+        for r in 1..=3i64 {
+            for (dx, dy) in ring(r) {
+                let (nx, ny) = (x + dx, y + dy);
+                if solid(nx, ny) && (!same || ty(nx, ny) == ty(x, y)) {
+                    return Some(Under::Tile(nx as u32, ny as u32));
+                }
+            }
+        }
+        None
+    };
+    let mut out = vec![Under::Plain; (w * h) as usize];
+    for y in 0..h {
+        for x in 0..w {
+            let n = map.tile(x as u32, y as u32).tile_number();
+            if !art.decals.contains(&n) {
+                continue;
+            }
+            out[(y * w + x) as usize] = find(x, y, true)
+                .or_else(|| (ty(x, y) == super::ttypes::TER_CLIFFFACE).then_some(Under::OwnMean))
+                .or_else(|| find(x, y, false))
+                .unwrap_or(Under::Plain);
+        }
+    }
+    out
+}
+
+/// The cells at Chebyshev distance `r`, the four straight neighbours first.
+fn ring(r: i64) -> Vec<(i64, i64)> {
+    let mut v = vec![(-r, 0), (r, 0), (0, -r), (0, r)];
+    for dy in -r..=r {
+        for dx in -r..=r {
+            if dx.abs().max(dy.abs()) == r && !(dx == 0 || dy == 0) {
+                v.push((dx, dy));
+            }
+        }
+    }
+    v
+}
+
+/// The ground under a decal texel: the solid neighbour's art at the same spot, else the
+/// terrain type's colour.
+fn ground_texel(
+    below: Under,
+    own_tile: u16,
+    art: Option<&TileArt>,
+    map: &GameMap,
+    tile_types: &[u8],
+    w: usize,
+    (i, j, n): (usize, usize, usize),
+    own: (u32, u32),
+) -> [u8; 3] {
+    if let (Under::OwnMean, Some(m)) = (below, art.and_then(|a| a.decal_mean.get(&own_tile))) {
+        return *m;
+    }
+    if let (Under::Tile(bx, by), Some(a)) = (below, art) {
+        let t = map.tile(bx, by);
+        if let Some(p) = a.tiles.get(&t.tile_number()) {
+            let (sx, sy) = art_texel(t, i, j, n);
+            let s = (sy * n + sx) * 4;
+            return [p[s], p[s + 1], p[s + 2]];
+        }
+    }
+    type_colour(tile_types[own.1 as usize * w + own.0 as usize])
 }
 
 /// Soft light from the north-west on the height field at vertex coordinates (vx, vz).
