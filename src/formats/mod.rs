@@ -1,9 +1,29 @@
 //! Bytes on disk to and from the document: `.smf`, `.smt`, BC1, the minimap, `mapinfo.lua`,
 //! archives (`.sdd`, `.sdz`, `.sd7`) and the project folder. Pure; typed errors; never panics.
 
+pub mod archive;
+pub mod bc1;
+pub mod bytes;
 pub mod error;
 pub mod import_report;
+pub mod map_reader;
+pub mod mapinfo;
+pub mod minimap;
+pub mod project;
+pub mod smf;
+pub mod smt;
 pub mod wz2100;
 
 pub use error::FormatError;
 pub use import_report::ImportReport;
+pub use map_reader::{LoadedMap, read_map};
+pub use project::{is_project, load_project, save_project};
+
+/// Opens a project folder or an existing map, whichever `path` is.
+pub fn open_map(path: &std::path::Path) -> Result<LoadedMap, FormatError> {
+    if project::is_project(path) {
+        load_project(path)
+    } else {
+        read_map(path)
+    }
+}

@@ -368,6 +368,13 @@ impl<'de> serde::Deserialize<'de> for LuaTable {
     }
 }
 
+/// A number as text, integers without a fraction.
+pub fn number_text(n: f64) -> String {
+    let mut s = String::new();
+    write_lua_number(&mut s, n);
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,11 +405,4 @@ mod tests {
             vec![0.25, 0.5, 1.0]
         );
     }
-}
-
-/// A number as text, integers without a fraction.
-pub fn number_text(n: f64) -> String {
-    let mut s = String::new();
-    write_lua_number(&mut s, n);
-    s
 }

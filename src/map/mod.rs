@@ -45,6 +45,14 @@ pub struct Team {
     pub start_z_elmos: f32,
 }
 
+/// A file the map's archive carries as it is: feature models, textures, Lua gadgets,
+/// `mapconfig/` overrides. Its path uses `/` and is relative to the archive root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundledFile {
+    pub path: String,
+    pub data: Vec<u8>,
+}
+
 /// A whole map, the truth that export is a pure function of.
 #[derive(Clone, Debug)]
 pub struct Map {
@@ -57,6 +65,8 @@ pub struct Map {
     pub features: Vec<Feature>,
     pub teams: Vec<Team>,
     pub settings: MapSettings,
+    /// Other files packed into the archive unchanged, sorted by path.
+    pub bundled_files: Vec<BundledFile>,
 }
 
 /// A layer handed to [`Map`] whose size does not match the map.
@@ -92,6 +102,7 @@ impl Map {
             features: Vec::new(),
             teams: Vec::new(),
             settings,
+            bundled_files: Vec::new(),
         }
     }
 

@@ -33,7 +33,7 @@ pub enum MapSizeError {
 impl MapSize {
     /// A size in map units; each side even, 2..=64.
     pub fn new(width_units: u32, height_units: u32) -> Result<MapSize, MapSizeError> {
-        let ok = |u: u32| u >= 2 && u % 2 == 0 && u <= MAX_MAP_UNITS;
+        let ok = |u: u32| u >= 2 && u.is_multiple_of(2) && u <= MAX_MAP_UNITS;
         if ok(width_units) && ok(height_units) {
             Ok(MapSize {
                 width_units,
@@ -46,7 +46,8 @@ impl MapSize {
 
     /// A size from the `.smf` header's `mapx` x `mapy` squares.
     pub fn from_squares(mapx: u32, mapy: u32) -> Result<MapSize, MapSizeError> {
-        let ok = |s: u32| s > 0 && s % 128 == 0 && s <= MAX_MAP_UNITS * SQUARES_PER_MAP_UNIT;
+        let ok =
+            |s: u32| s > 0 && s.is_multiple_of(128) && s <= MAX_MAP_UNITS * SQUARES_PER_MAP_UNIT;
         if ok(mapx) && ok(mapy) {
             Ok(MapSize {
                 width_units: mapx / SQUARES_PER_MAP_UNIT,

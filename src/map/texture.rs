@@ -73,33 +73,50 @@ impl GroundTexture {
         settings: &MapSettings,
     ) -> GroundTexture {
         let (w, h) = size.texture_texels();
-        let mut tex = GroundTexture {
-            width: w,
-            height: h,
-            rgba: vec![0; w * h * 4],
-        };
-        let span = (settings.max_height_elmos.max(1.0)).max(1.0);
-        tex.rgba.chunks_mut(w * 4).enumerate().for_each(|(y, row)| {
-            // one heightmap square is 8 texels
-            let vz = y as f32 / 8.0;
-            for x in 0..w {
-                let vx = x as f32 / 8.0;
-                let hgt = heights.sample_bilinear(vx, vz);
-                let dx =
-                    heights.sample_bilinear(vx + 1.0, vz) - heights.sample_bilinear(vx - 1.0, vz);
-                let dz =
-                    heights.sample_bilinear(vx, vz + 1.0) - heights.sample_bilinear(vx, vz - 1.0);
+        let span = settings.max_height_elmos.max(1.0);
+        // a colour per height vertex, from its height and slope
+        let (vw, vh) = heights.dims();
+        let mut vertex_rgb = vec![[0f32; 3]; vw * vh];
+        vertex_rgb.chunks_mut(vw).enumerate().for_each(|(z, row)| {
+            for (x, c) in row.iter_mut().enumerate() {
+                let (xi, zi) = (x as i64, z as i64);
+                let dx = heights.get_clamped(xi + 1, zi) - heights.get_clamped(xi - 1, zi);
+                let dz = heights.get_clamped(xi, zi + 1) - heights.get_clamped(xi, zi - 1);
                 let slope = ((dx * dx + dz * dz).sqrt() / 16.0).min(1.0);
-                let c = height_colour(hgt / span, slope);
-                row[x * 4..x * 4 + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
+                *c = height_colour(heights.get(x, z) / span, slope);
             }
         });
-        tex
+        // texels interpolate the colours of the square's corners (8 texels per square)
+        let mut rgba = vec![0u8; w * h * 4];
+        rgba.chunks_mut(w * 4).enumerate().for_each(|(y, row)| {
+            let fz = (y as f32 + 0.5) / 8.0;
+            let z0 = (fz.floor() as usize).min(vh - 2);
+            let tz = (fz - z0 as f32).min(1.0);
+            for x in 0..w {
+                let fx = (x as f32 + 0.5) / 8.0;
+                let x0 = (fx.floor() as usize).min(vw - 2);
+                let tx = (fx - x0 as f32).min(1.0);
+                let c = |xx: usize, zz: usize| vertex_rgb[zz * vw + xx];
+                let (a, b, cc, d) = (c(x0, z0), c(x0 + 1, z0), c(x0, z0 + 1), c(x0 + 1, z0 + 1));
+                for ch in 0..3 {
+                    let top = a[ch] + (b[ch] - a[ch]) * tx;
+                    let bottom = cc[ch] + (d[ch] - cc[ch]) * tx;
+                    row[x * 4 + ch] = (top + (bottom - top) * tz) as u8;
+                }
+                row[x * 4 + 3] = 255;
+            }
+        });
+
+        GroundTexture {
+            width: w,
+            height: h,
+            rgba,
+        }
     }
 }
 
 /// A terrain colour for a height as a fraction of the map's top, and a slope 0..1.
-fn height_colour(t: f32, slope: f32) -> [u8; 3] {
+fn height_colour(t: f32, slope: f32) -> [f32; 3] {
     const BANDS: [(f32, [f32; 3]); 5] = [
         (-0.2, [120.0, 110.0, 80.0]),
         (0.02, [194.0, 178.0, 128.0]),
@@ -122,6 +139,6 @@ fn height_colour(t: f32, slope: f32) -> [u8; 3] {
     // steep ground turns to grey rock
     let rock = [110.0, 105.0, 100.0];
     let s = (slope * 1.5).min(1.0);
-    let mix = |a: f32, b: f32| (a + (b - a) * s).clamp(0.0, 255.0) as u8;
+    let mix = |a: f32, b: f32| (a + (b - a) * s).clamp(0.0, 255.0);
     [mix(c[0], rock[0]), mix(c[1], rock[1]), mix(c[2], rock[2])]
 }

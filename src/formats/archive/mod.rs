@@ -1,0 +1,481 @@
+//! Map archives: `.sdd` (a folder), `.sdz` (zip) and `.sd7` (7z, non-solid). Reading loads every
+//! entry with sizes checked and names made safe; lookups ignore case, as the engine's do.
+//! Writing is deterministic (sorted entries, no timestamps) and goes through a temporary name
+//! that is renamed into place only when complete.
+
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use super::FormatError;
+use super::mapinfo::Vfs;
+
+/// The three containers the engine accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchiveKind {
+    Sdd,
+    Sdz,
+    Sd7,
+}
+
+impl ArchiveKind {
+    /// The kind a path's extension names (case-insensitive).
+    pub fn from_path(path: &Path) -> Option<ArchiveKind> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "sdd" => Some(ArchiveKind::Sdd),
+            "sdz" => Some(ArchiveKind::Sdz),
+            "sd7" => Some(ArchiveKind::Sd7),
+            _ => None,
+        }
+    }
+}
+
+/// One file inside an archive: its path (with `/`) and bytes.
+pub use crate::map::BundledFile as ArchiveFile;
+
+/// More entries than any map has: a guard against hostile archives.
+pub const MAX_ARCHIVE_ENTRIES: usize = 100_000;
+/// The most bytes we unpack from one archive (a 32x32 map's tiles are about 170 MB).
+pub const MAX_ARCHIVE_BYTES: u64 = 4 << 30;
+
+/// Every file of an archive, in memory.
+#[derive(Clone, Debug, Default)]
+pub struct ArchiveContents {
+    files: Vec<ArchiveFile>,
+}
+
+/// An entry name made safe: `/` separators, no leading `./`, and an error for absolute paths
+/// and `..` (a zip entry named `../../x` must not escape the folder it is unpacked into).
+pub fn normalize_entry_path(name: &str, what: &str) -> Result<String, FormatError> {
+    let unified = name.replace('\\', "/");
+    let bad = || {
+        FormatError::invalid(
+            what,
+            format!("entry {name:?} points outside the archive (absolute path or \"..\")"),
+        )
+    };
+    if unified.starts_with('/') || unified.get(1..2) == Some(":") {
+        return Err(bad());
+    }
+    let mut parts = Vec::new();
+    for part in unified.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return Err(bad()),
+            p => parts.push(p),
+        }
+    }
+    if parts.is_empty() {
+        return Err(FormatError::invalid(
+            what,
+            format!("entry {name:?} has an empty name"),
+        ));
+    }
+    Ok(parts.join("/"))
+}
+
+impl ArchiveContents {
+    pub fn from_files(mut files: Vec<ArchiveFile>) -> ArchiveContents {
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        ArchiveContents { files }
+    }
+
+    /// Reads a `.sdd` folder, `.sdz` or `.sd7`.
+    pub fn read(path: &Path) -> Result<ArchiveContents, FormatError> {
+        let what = path.display().to_string();
+        let kind = ArchiveKind::from_path(path).ok_or_else(|| {
+            FormatError::invalid(
+                &what,
+                "not a map archive: the name must end in .sdd, .sdz or .sd7",
+            )
+        })?;
+        let files = match kind {
+            ArchiveKind::Sdd => read_sdd(path, &what)?,
+            ArchiveKind::Sdz => read_sdz(path, &what)?,
+            ArchiveKind::Sd7 => read_sd7(path, &what)?,
+        };
+        Ok(ArchiveContents::from_files(files))
+    }
+
+    pub fn files(&self) -> &[ArchiveFile] {
+        &self.files
+    }
+    pub fn into_files(self) -> Vec<ArchiveFile> {
+        self.files
+    }
+
+    /// The file at `path`, compared case-insensitively with `\` read as `/`.
+    pub fn find(&self, path: &str) -> Option<&ArchiveFile> {
+        let want = path.replace('\\', "/");
+        let want = want.trim_start_matches("./");
+        self.files
+            .iter()
+            .find(|f| f.path.eq_ignore_ascii_case(want))
+    }
+}
+
+impl Vfs for ArchiveContents {
+    fn paths(&self) -> Vec<String> {
+        self.files.iter().map(|f| f.path.clone()).collect()
+    }
+    fn read(&self, path: &str) -> Option<Vec<u8>> {
+        self.find(path).map(|f| f.data.clone())
+    }
+}
+
+/// Adds up unpacked bytes and entries and fails once a limit is passed.
+struct Budget<'a> {
+    what: &'a str,
+    bytes: u64,
+    entries: usize,
+}
+
+impl Budget<'_> {
+    fn take(&mut self, bytes: u64) -> Result<(), FormatError> {
+        self.bytes = self.bytes.saturating_add(bytes);
+        self.entries += 1;
+        if self.entries > MAX_ARCHIVE_ENTRIES {
+            return Err(FormatError::invalid(
+                self.what,
+                format!("more than {MAX_ARCHIVE_ENTRIES} entries"),
+            ));
+        }
+        if self.bytes > MAX_ARCHIVE_BYTES {
+            return Err(FormatError::invalid(
+                self.what,
+                format!("unpacks to more than {} MiB", MAX_ARCHIVE_BYTES >> 20),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn read_sdd(dir: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
+    if !dir.is_dir() {
+        return Err(FormatError::invalid(what, "a .sdd map must be a folder"));
+    }
+    let mut budget = Budget {
+        what,
+        bytes: 0,
+        entries: 0,
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|e| FormatError::io(&d, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| FormatError::io(&d, e))?;
+            let p = entry.path();
+            let ft = entry.file_type().map_err(|e| FormatError::io(&p, e))?;
+            if ft.is_dir() {
+                stack.push(p);
+            } else if ft.is_file() {
+                let len = entry.metadata().map_err(|e| FormatError::io(&p, e))?.len();
+                budget.take(len)?;
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .into_owned();
+                let data = std::fs::read(&p).map_err(|e| FormatError::io(&p, e))?;
+                files.push(ArchiveFile {
+                    path: normalize_entry_path(&rel, what)?,
+                    data,
+                });
+            }
+            // symbolic links are not followed: they could point anywhere
+        }
+    }
+    Ok(files)
+}
+
+fn read_sdz(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
+        .map_err(|e| FormatError::invalid(what, format!("not a readable zip: {e}")))?;
+    let mut budget = Budget {
+        what,
+        bytes: 0,
+        entries: 0,
+    };
+    let mut files = Vec::new();
+    for i in 0..zip.len() {
+        let mut entry = zip
+            .by_index(i)
+            .map_err(|e| FormatError::invalid(what, format!("zip entry {i}: {e}")))?;
+        if entry.is_dir() {
+            continue;
+        }
+        let name = entry
+            .name()
+            .map_err(|e| FormatError::invalid(what, format!("zip entry {i}: {e}")))?
+            .into_owned();
+        let path = normalize_entry_path(&name, what)?;
+        let size = entry.size();
+        budget.take(size)?;
+        let mut data = Vec::with_capacity(size.min(1 << 28) as usize);
+        (&mut entry)
+            .take(size + 1)
+            .read_to_end(&mut data)
+            .map_err(|e| FormatError::invalid(what, format!("zip entry {name}: {e}")))?;
+        if data.len() as u64 != size {
+            return Err(FormatError::invalid(
+                what,
+                format!(
+                    "zip entry {name} unpacks to {} bytes, not the {size} it declares",
+                    data.len()
+                ),
+            ));
+        }
+        files.push(ArchiveFile { path, data });
+    }
+    Ok(files)
+}
+
+fn read_sd7(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    let seven =
+        |e: sevenz_rust2::Error| FormatError::invalid(what, format!("not a readable 7z: {e}"));
+    // the decoder's own memory use (dictionaries), in KiB
+    let mut reader = sevenz_rust2::ArchiveReader::new_with_memory_limit(
+        std::io::BufReader::new(file),
+        sevenz_rust2::Password::empty(),
+        1 << 20,
+    )
+    .map_err(seven)?;
+    let mut budget = Budget {
+        what,
+        bytes: 0,
+        entries: 0,
+    };
+    for e in &reader.archive().files {
+        if !e.is_directory() {
+            normalize_entry_path(e.name(), what)?;
+            budget.take(e.size())?;
+        }
+    }
+    let mut files = Vec::new();
+    let mut failure = None;
+    reader
+        .for_each_entries(|entry, r| {
+            if entry.is_directory() {
+                return Ok(true);
+            }
+            let path = match normalize_entry_path(entry.name(), what) {
+                Ok(p) => p,
+                Err(e) => {
+                    failure = Some(e);
+                    return Ok(false);
+                }
+            };
+            let mut data = Vec::with_capacity(entry.size().min(1 << 28) as usize);
+            r.take(entry.size() + 1).read_to_end(&mut data)?;
+            files.push(ArchiveFile { path, data });
+            Ok(true)
+        })
+        .map_err(seven)?;
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(files),
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// writing
+
+/// Reports packing progress in bytes; returns false to cancel.
+pub type PackProgress<'a> = dyn FnMut(u64, u64) -> bool + 'a;
+
+/// The marker inside the I/O error a cancelled pack fails with. (Not `Interrupted`: `io::copy`
+/// retries those forever.)
+#[derive(Debug)]
+struct PackCancelled;
+
+impl std::fmt::Display for PackCancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("packing cancelled")
+    }
+}
+
+impl std::error::Error for PackCancelled {}
+
+fn is_cancel(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<PackCancelled>())
+}
+
+/// A reader that reports bytes read and fails when the job is cancelled.
+struct Counted<'a, 'b> {
+    data: &'a [u8],
+    pos: usize,
+    done: &'a mut u64,
+    total: u64,
+    progress: &'a mut PackProgress<'b>,
+}
+
+impl Read for Counted<'_, '_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.data.len() - self.pos).min(1 << 20);
+        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+        self.pos += n;
+        *self.done += n as u64;
+        if !(self.progress)(*self.done, self.total) {
+            return Err(std::io::Error::other(PackCancelled));
+        }
+        Ok(n)
+    }
+}
+
+/// A sibling path for work in progress.
+fn temp_sibling(out: &Path, tag: &str) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{tag}-{}", std::process::id()));
+    out.with_file_name(name)
+}
+
+/// Writes `files` as the archive `out` (its kind from the extension), entries sorted by path.
+/// Nothing appears at `out` unless the whole archive was written.
+pub fn write_archive(
+    out: &Path,
+    files: &[ArchiveFile],
+    progress: &mut PackProgress,
+) -> Result<(), FormatError> {
+    let what = out.display().to_string();
+    let kind = ArchiveKind::from_path(out)
+        .ok_or_else(|| FormatError::invalid(&what, "the output must end in .sd7, .sdz or .sdd"))?;
+    let mut sorted: Vec<&ArchiveFile> = files.iter().collect();
+    sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    let tmp = temp_sibling(out, "partial");
+    let result = match kind {
+        ArchiveKind::Sdd => write_sdd(&tmp, &sorted, progress),
+        ArchiveKind::Sdz => write_sdz(&tmp, &sorted, progress),
+        ArchiveKind::Sd7 => write_sd7(&tmp, &sorted, progress),
+    };
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    replace_with(&tmp, out, kind == ArchiveKind::Sdd)
+}
+
+/// Moves the finished `tmp` to `out`, replacing what was there.
+fn replace_with(tmp: &Path, out: &Path, is_dir: bool) -> Result<(), FormatError> {
+    if is_dir && out.exists() {
+        let old = temp_sibling(out, "old");
+        std::fs::rename(out, &old).map_err(|e| FormatError::io(out, e))?;
+        if let Err(e) = std::fs::rename(tmp, out) {
+            let _ = std::fs::rename(&old, out);
+            return Err(FormatError::io(out, e));
+        }
+        std::fs::remove_dir_all(&old).map_err(|e| FormatError::io(&old, e))
+    } else {
+        std::fs::rename(tmp, out).map_err(|e| FormatError::io(out, e))
+    }
+}
+
+fn total_bytes(files: &[&ArchiveFile]) -> u64 {
+    files.iter().map(|f| f.data.len() as u64).sum()
+}
+
+fn cancelled_or(e: std::io::Error, path: &Path) -> FormatError {
+    if is_cancel(&e) {
+        FormatError::Cancelled
+    } else {
+        FormatError::io(path, e)
+    }
+}
+
+fn write_sdd(
+    dir: &Path,
+    files: &[&ArchiveFile],
+    progress: &mut PackProgress,
+) -> Result<(), FormatError> {
+    let total = total_bytes(files);
+    let mut done = 0;
+    std::fs::create_dir_all(dir).map_err(|e| FormatError::io(dir, e))?;
+    for f in files {
+        let p = dir.join(normalize_entry_path(&f.path, "archive")?);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| FormatError::io(parent, e))?;
+        }
+        std::fs::write(&p, &f.data).map_err(|e| FormatError::io(&p, e))?;
+        done += f.data.len() as u64;
+        if !progress(done, total) {
+            return Err(FormatError::Cancelled);
+        }
+    }
+    Ok(())
+}
+
+fn write_sdz(
+    path: &Path,
+    files: &[&ArchiveFile],
+    progress: &mut PackProgress,
+) -> Result<(), FormatError> {
+    let total = total_bytes(files);
+    let mut done = 0;
+    let file = std::fs::File::create(path).map_err(|e| FormatError::io(path, e))?;
+    let mut zip = zip::ZipWriter::new(std::io::BufWriter::new(file));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default())
+        .large_file(total > u32::MAX as u64);
+    let zerr =
+        |e: zip::result::ZipError| FormatError::invalid(path.display().to_string(), e.to_string());
+    for f in files {
+        zip.start_file(f.path.as_str(), options).map_err(zerr)?;
+        let mut r = Counted {
+            data: &f.data,
+            pos: 0,
+            done: &mut done,
+            total,
+            progress,
+        };
+        std::io::copy(&mut r, &mut zip).map_err(|e| cancelled_or(e, path))?;
+    }
+    let mut inner = zip.finish().map_err(zerr)?;
+    inner.flush().map_err(|e| FormatError::io(path, e))?;
+    Ok(())
+}
+
+fn write_sd7(
+    path: &Path,
+    files: &[&ArchiveFile],
+    progress: &mut PackProgress,
+) -> Result<(), FormatError> {
+    let total = total_bytes(files);
+    let mut done = 0;
+    let file = std::fs::File::create(path).map_err(|e| FormatError::io(path, e))?;
+    let serr = |e: sevenz_rust2::Error| match e {
+        sevenz_rust2::Error::Io(io, _) if is_cancel(&io) => FormatError::Cancelled,
+        e if e.to_string().contains("packing cancelled") => FormatError::Cancelled,
+        e => FormatError::invalid(path.display().to_string(), format!("7z: {e}")),
+    };
+    let mut sz = sevenz_rust2::ArchiveWriter::new(std::io::BufWriter::new(file)).map_err(serr)?;
+    // Multi-threaded LZMA2 in fixed 4 MiB chunks: the bytes do not depend on the thread count.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    sz.set_content_methods(vec![
+        sevenz_rust2::encoder_options::Lzma2Options::from_level_mt(5, threads, 4 << 20).into(),
+    ]);
+    for f in files {
+        // non-solid: one stream per entry, so the engine can read mapinfo.lua alone
+        let r = Counted {
+            data: &f.data,
+            pos: 0,
+            done: &mut done,
+            total,
+            progress,
+        };
+        sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
+            .map_err(serr)?;
+    }
+    let mut inner = sz.finish().map_err(|e| cancelled_or(e, path))?;
+    inner.flush().map_err(|e| FormatError::io(path, e))?;
+    inner
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| FormatError::io(path, e))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

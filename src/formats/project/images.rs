@@ -1,0 +1,305 @@
+//! The project's layer images: 16-bit grey heights, RGB(A) texture, 8-bit grey metal, grass and
+//! type maps. Each is checked against the size the map needs, naming the file and that size.
+//! The texture is decoded once, straight into the document's RGBA buffer.
+
+use std::io::BufWriter;
+use std::path::Path;
+
+use crate::formats::FormatError;
+
+fn png_error(path: &Path, e: impl std::fmt::Display) -> FormatError {
+    FormatError::invalid(
+        path.display().to_string(),
+        format!("cannot read the PNG: {e}"),
+    )
+}
+
+fn wrong_size(path: &Path, got: (usize, usize), want: (usize, usize), why: &str) -> FormatError {
+    FormatError::invalid(
+        path.display().to_string(),
+        format!(
+            "is {}x{}, but it must be {}x{} ({why})",
+            got.0, got.1, want.0, want.1
+        ),
+    )
+}
+
+/// Opens a PNG with 16-bit samples kept and palettes expanded.
+fn open_png(
+    path: &Path,
+    keep_16: bool,
+) -> Result<png::Reader<std::io::BufReader<std::fs::File>>, FormatError> {
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(if keep_16 {
+        png::Transformations::EXPAND
+    } else {
+        png::Transformations::normalize_to_color8()
+    });
+    // a header may claim any size; the caller checks it before anything is decoded
+    decoder.set_limits(png::Limits { bytes: 4 << 30 });
+    decoder.read_info().map_err(|e| png_error(path, e))
+}
+
+/// Reads the heightmap as raw engine words. 16-bit grey is exact; 8-bit grey is accepted with a
+/// warning (it terraces), scaled so 255 means 65535.
+pub fn read_height_words(
+    path: &Path,
+    want: (usize, usize),
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u16>, FormatError> {
+    let mut reader = open_png(path, true)?;
+    let info = reader.info();
+    let got = (info.width as usize, info.height as usize);
+    if got != want {
+        return Err(wrong_size(
+            path,
+            got,
+            want,
+            "64 x map units + 1 per side: one pixel per height vertex",
+        ));
+    }
+    let (color, depth) = reader.output_color_type();
+    let channels = color.samples();
+    let mut buf = vec![
+        0u8;
+        reader
+            .output_buffer_size()
+            .ok_or_else(|| png_error(path, "too large"))?
+    ];
+    let frame = reader
+        .next_frame(&mut buf)
+        .map_err(|e| png_error(path, e))?;
+    let stride = frame.line_size;
+    if !matches!(
+        color,
+        png::ColorType::Grayscale | png::ColorType::GrayscaleAlpha
+    ) {
+        warnings.push(format!(
+            "{} is in colour; its first channel is used as the height",
+            path.display()
+        ));
+    }
+    let mut words = Vec::with_capacity(want.0 * want.1);
+    for row in buf.chunks(stride).take(want.1) {
+        for x in 0..want.0 {
+            let w = match depth {
+                png::BitDepth::Sixteen => {
+                    let i = x * channels * 2;
+                    u16::from_be_bytes([row[i], row[i + 1]])
+                }
+                _ => row[x * channels] as u16 * 257,
+            };
+            words.push(w);
+        }
+    }
+    if depth != png::BitDepth::Sixteen {
+        warnings.push(format!(
+            "{} is 8-bit: only 256 height levels, slopes will terrace; save it as 16-bit grey",
+            path.display()
+        ));
+    }
+    Ok(words)
+}
+
+/// Reads an 8-bit layer (metal, grass, type). Grey is required, except that a colour metal map
+/// uses its red channel (the classic Spring convention), with a warning.
+pub fn read_byte_layer(
+    path: &Path,
+    want: (usize, usize),
+    why: &str,
+    allow_red_channel: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u8>, FormatError> {
+    let mut reader = open_png(path, false)?;
+    let info = reader.info();
+    let got = (info.width as usize, info.height as usize);
+    if got != want {
+        return Err(wrong_size(path, got, want, why));
+    }
+    let (color, _) = reader.output_color_type();
+    let grey = matches!(
+        color,
+        png::ColorType::Grayscale | png::ColorType::GrayscaleAlpha
+    );
+    if !grey && !allow_red_channel {
+        return Err(FormatError::invalid(
+            path.display().to_string(),
+            "must be 8-bit greyscale (each pixel is the byte itself)",
+        ));
+    }
+    if !grey {
+        warnings.push(format!(
+            "{} is in colour; its red channel is used",
+            path.display()
+        ));
+    }
+    let channels = color.samples();
+    let mut buf = vec![
+        0u8;
+        reader
+            .output_buffer_size()
+            .ok_or_else(|| png_error(path, "too large"))?
+    ];
+    let frame = reader
+        .next_frame(&mut buf)
+        .map_err(|e| png_error(path, e))?;
+    let stride = frame.line_size;
+    let mut out = Vec::with_capacity(want.0 * want.1);
+    for row in buf.chunks(stride).take(want.1) {
+        out.extend((0..want.0).map(|x| row[x * channels]));
+    }
+    Ok(out)
+}
+
+/// Reads the ground texture (PNG, or BMP/TGA/JPEG through `image`) into RGBA8, converting row by
+/// row into one buffer.
+pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, FormatError> {
+    let is_png = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let why = "512 texels per map unit: 8 per heightmap square";
+    if !is_png {
+        let reader = image::ImageReader::open(path)
+            .map_err(|e| FormatError::io(path, e))?
+            .with_guessed_format()
+            .map_err(|e| FormatError::io(path, e))?;
+        let (w, h) = reader
+            .into_dimensions()
+            .map_err(|e| FormatError::invalid(path.display().to_string(), e.to_string()))?;
+        if (w as usize, h as usize) != want {
+            return Err(wrong_size(path, (w as usize, h as usize), want, why));
+        }
+        let img = image::open(path)
+            .map_err(|e| FormatError::invalid(path.display().to_string(), e.to_string()))?;
+        return Ok(img.into_rgba8().into_raw());
+    }
+    let mut reader = open_png(path, false)?;
+    let info = reader.info();
+    let got = (info.width as usize, info.height as usize);
+    if got != want {
+        return Err(wrong_size(path, got, want, why));
+    }
+    let (color, _) = reader.output_color_type();
+    let channels = color.samples();
+    let mut rgba = vec![0u8; want.0 * want.1 * 4];
+    let mut y = 0;
+    while let Some(row) = reader.next_row().map_err(|e| png_error(path, e))? {
+        let src = row.data();
+        let dst = &mut rgba[y * want.0 * 4..(y + 1) * want.0 * 4];
+        match channels {
+            4 => dst.copy_from_slice(&src[..want.0 * 4]),
+            3 => {
+                for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(3)) {
+                    d[..3].copy_from_slice(s);
+                    d[3] = 255;
+                }
+            }
+            2 => {
+                for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(2)) {
+                    d.copy_from_slice(&[s[0], s[0], s[0], s[1]]);
+                }
+            }
+            _ => {
+                for (d, &s) in dst.chunks_exact_mut(4).zip(src) {
+                    d.copy_from_slice(&[s, s, s, 255]);
+                }
+            }
+        }
+        y += 1;
+        if y == want.1 {
+            break;
+        }
+    }
+    if y != want.1 {
+        return Err(png_error(path, "fewer rows than the header says"));
+    }
+    Ok(rgba)
+}
+
+fn write_png(
+    path: &Path,
+    w: usize,
+    h: usize,
+    color: png::ColorType,
+    depth: png::BitDepth,
+    data: &[u8],
+) -> Result<(), FormatError> {
+    let tmp = path.with_extension("png.partial");
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let mut enc = png::Encoder::new(BufWriter::new(file), w as u32, h as u32);
+        enc.set_color(color);
+        enc.set_depth(depth);
+        enc.set_compression(png::Compression::Fast);
+        let mut writer = enc.write_header().map_err(std::io::Error::other)?;
+        writer
+            .write_image_data(data)
+            .map_err(std::io::Error::other)?;
+        writer.finish().map_err(std::io::Error::other)?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        FormatError::io(path, e)
+    })
+}
+
+pub fn write_height_words(
+    path: &Path,
+    w: usize,
+    h: usize,
+    words: &[u16],
+) -> Result<(), FormatError> {
+    let be: Vec<u8> = words.iter().flat_map(|v| v.to_be_bytes()).collect();
+    write_png(
+        path,
+        w,
+        h,
+        png::ColorType::Grayscale,
+        png::BitDepth::Sixteen,
+        &be,
+    )
+}
+
+pub fn write_byte_layer(path: &Path, w: usize, h: usize, bytes: &[u8]) -> Result<(), FormatError> {
+    write_png(
+        path,
+        w,
+        h,
+        png::ColorType::Grayscale,
+        png::BitDepth::Eight,
+        bytes,
+    )
+}
+
+/// Writes RGB (the engine ignores alpha), converting in strips to keep memory low.
+pub fn write_rgb(path: &Path, w: usize, h: usize, rgba: &[u8]) -> Result<(), FormatError> {
+    let tmp = path.with_extension("png.partial");
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let mut enc = png::Encoder::new(BufWriter::new(file), w as u32, h as u32);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Fast);
+        let writer = enc.write_header().map_err(std::io::Error::other)?;
+        let mut stream = writer.into_stream_writer().map_err(std::io::Error::other)?;
+        let mut row = vec![0u8; w * 3];
+        for y in 0..h {
+            for (d, s) in row
+                .chunks_exact_mut(3)
+                .zip(rgba[y * w * 4..(y + 1) * w * 4].chunks_exact(4))
+            {
+                d.copy_from_slice(&s[..3]);
+            }
+            std::io::Write::write_all(&mut stream, &row)?;
+        }
+        stream.finish().map_err(std::io::Error::other)?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        FormatError::io(path, e)
+    })
+}

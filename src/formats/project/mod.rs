@@ -1,0 +1,224 @@
+//! The project folder, the editable form of a map and the CLI's input: `map.toml` (settings,
+//! teams, terrain types, features) beside optional layer images, and `archive/` for files the
+//! map's archive carries unchanged.
+//!
+//! ```text
+//! MyMap/
+//!   map.toml      settings
+//!   height.png    16-bit grey, (64W+1) x (64H+1): each pixel is the raw engine height word
+//!   texture.png   RGB or RGBA, 512W x 512H (texture.bmp/.tga/.jpg are read too)
+//!   metal.png     8-bit grey, 32W x 32H (metal = byte x max_metal)
+//!   grass.png     8-bit grey, 16W x 16H
+//!   type.png      8-bit grey, 32W x 32H (index into terrain_types)
+//!   archive/      extra files packed as they are (features, textures, mapconfig/, LuaGaia/)
+//! ```
+
+mod images;
+mod schema;
+
+use std::path::Path;
+
+use super::FormatError;
+use super::map_reader::LoadedMap;
+use crate::map::{BundledFile, Grid, GroundTexture, Map};
+use schema::ProjectToml;
+
+pub const PROJECT_FILE: &str = "map.toml";
+pub const BUNDLED_DIR: &str = "archive";
+/// Texture file names tried in order.
+const TEXTURE_FILES: [&str; 4] = ["texture.png", "texture.bmp", "texture.tga", "texture.jpg"];
+
+/// True when `dir` is a project folder (it has a `map.toml`).
+pub fn is_project(dir: &Path) -> bool {
+    dir.join(PROJECT_FILE).is_file()
+}
+
+/// Reads a project folder. Missing images mean flat ground, a default texture, no metal, no
+/// grass and type 0; a present image of the wrong size is an error naming the file and the size
+/// it should be.
+pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
+    let toml_path = dir.join(PROJECT_FILE);
+    let text = std::fs::read_to_string(&toml_path).map_err(|e| FormatError::io(&toml_path, e))?;
+    let parsed: ProjectToml = toml::from_str(&text).map_err(|e| {
+        FormatError::invalid(
+            toml_path.display().to_string(),
+            e.to_string().trim_end().to_string(),
+        )
+    })?;
+    let (mut map, mut warnings) = parsed
+        .into_map()
+        .map_err(|e| FormatError::invalid(toml_path.display().to_string(), e))?;
+    let size = map.size;
+    let height_png = dir.join("height.png");
+    if height_png.is_file() {
+        let words = images::read_height_words(&height_png, size.height_vertices(), &mut warnings)?;
+        map.set_height_words(&words);
+    }
+    // (file, size, why that size, colour allowed (red channel), layer)
+    type ByteLayer<'a> = (&'a str, (usize, usize), &'a str, bool, &'a mut Grid<u8>);
+    let layers: [ByteLayer; 3] = [
+        (
+            "metal.png",
+            size.metal_cells(),
+            "32 x map units per side: one pixel per 16 elmos",
+            true,
+            &mut map.metal,
+        ),
+        (
+            "grass.png",
+            size.grass_cells(),
+            "16 x map units per side: one pixel per 32 elmos",
+            false,
+            &mut map.grass,
+        ),
+        (
+            "type.png",
+            size.metal_cells(),
+            "32 x map units per side: one pixel per 16 elmos",
+            false,
+            &mut map.types,
+        ),
+    ];
+    for (name, want, why, red, grid) in layers {
+        let p = dir.join(name);
+        if p.is_file() {
+            let bytes = images::read_byte_layer(&p, want, why, red, &mut warnings)?;
+            *grid = Grid::from_vec(want.0, want.1, bytes).expect("size checked");
+        }
+    }
+    let textures: Vec<&str> = TEXTURE_FILES
+        .iter()
+        .copied()
+        .filter(|n| dir.join(n).is_file())
+        .collect();
+    if textures.len() > 1 {
+        warnings.push(format!(
+            "several textures ({}); using {}",
+            textures.join(", "),
+            textures[0]
+        ));
+    }
+    map.texture = match textures.first() {
+        Some(name) => {
+            let (w, h) = size.texture_texels();
+            let rgba = images::read_texture(&dir.join(name), (w, h))?;
+            GroundTexture::from_rgba(w, h, rgba).expect("size checked")
+        }
+        None => GroundTexture::default_for_heights(size, &map.heights, &map.settings),
+    };
+    if map.grass.data().contains(&255) {
+        warnings.push(
+            "grass.png holds 255, which BAR reads as \"this map has no grass\"; use 1..254".into(),
+        );
+    }
+    let undefined_types: Vec<u8> = {
+        let mut seen = [false; 256];
+        map.types
+            .data()
+            .iter()
+            .for_each(|&t| seen[t as usize] = true);
+        (0..=255u8)
+            .filter(|t| seen[*t as usize] && !map.settings.terrain_types.contains_key(t))
+            .collect()
+    };
+    if !undefined_types.is_empty() {
+        warnings.push(format!(
+            "type.png uses terrain types {undefined_types:?} that map.toml does not define"
+        ));
+    }
+    map.bundled_files = read_bundled(&dir.join(BUNDLED_DIR))?;
+    Ok(LoadedMap {
+        map,
+        warnings,
+        minimap_rgba: None,
+    })
+}
+
+fn read_bundled(dir: &Path) -> Result<Vec<BundledFile>, FormatError> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).map_err(|e| FormatError::io(&d, e))? {
+            let entry = entry.map_err(|e| FormatError::io(&d, e))?;
+            let p = entry.path();
+            let ft = entry.file_type().map_err(|e| FormatError::io(&p, e))?;
+            if ft.is_dir() {
+                stack.push(p);
+            } else if ft.is_file() {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let data = std::fs::read(&p).map_err(|e| FormatError::io(&p, e))?;
+                files.push(BundledFile { path: rel, data });
+            }
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// Writes `map` as a project folder (created if needed). Every layer image is written, so the
+/// folder always says exactly what the document holds.
+pub fn save_project(map: &Map, dir: &Path) -> Result<(), FormatError> {
+    map.check_layers()
+        .map_err(|e| FormatError::invalid(dir.display().to_string(), e.to_string()))?;
+    std::fs::create_dir_all(dir).map_err(|e| FormatError::io(dir, e))?;
+    let toml_text = schema::project_toml_text(map);
+    let toml_path = dir.join(PROJECT_FILE);
+    let tmp = dir.join("map.toml.partial");
+    std::fs::write(&tmp, toml_text)
+        .and_then(|_| std::fs::rename(&tmp, &toml_path))
+        .map_err(|e| FormatError::io(&toml_path, e))?;
+    let (hw, hh) = map.heights.dims();
+    images::write_height_words(&dir.join("height.png"), hw, hh, &map.height_words())?;
+    let t = &map.texture;
+    for other in &TEXTURE_FILES[1..] {
+        let _ = std::fs::remove_file(dir.join(other));
+    }
+    images::write_rgb(&dir.join("texture.png"), t.width(), t.height(), t.rgba())?;
+    for (name, grid) in [
+        ("metal.png", &map.metal),
+        ("grass.png", &map.grass),
+        ("type.png", &map.types),
+    ] {
+        images::write_byte_layer(&dir.join(name), grid.width(), grid.height(), grid.data())?;
+    }
+    write_bundled(&dir.join(BUNDLED_DIR), &map.bundled_files)
+}
+
+fn write_bundled(dir: &Path, files: &[BundledFile]) -> Result<(), FormatError> {
+    if files.is_empty() {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| FormatError::io(dir, e))?;
+        }
+        return Ok(());
+    }
+    let tmp = dir.with_extension("partial");
+    let _ = std::fs::remove_dir_all(&tmp);
+    for f in files {
+        let rel = super::archive::normalize_entry_path(&f.path, "bundled file")?;
+        let p = tmp.join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| FormatError::io(parent, e))?;
+        }
+        std::fs::write(&p, &f.data).map_err(|e| FormatError::io(&p, e))?;
+    }
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(|e| FormatError::io(dir, e))?;
+    }
+    std::fs::rename(&tmp, dir).map_err(|e| FormatError::io(dir, e))
+}
+
+/// Writes the decoded minimap beside a decompiled project, for reference (compiling makes a new
+/// one from the texture).
+pub fn write_reference_minimap(dir: &Path, rgba: &[u8]) -> Result<(), FormatError> {
+    images::write_rgb(&dir.join("minimap.png"), 1024, 1024, rgba)
+}
+
+#[cfg(test)]
+mod tests;

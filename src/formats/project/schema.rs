@@ -1,0 +1,336 @@
+//! `map.toml`: the settings file of a project folder, in snake_case, and its conversion to and
+//! from the document. Unknown keys in `[map]`, `[[teams]]` and `[[features]]` are errors (they
+//! are typos); unknown keys in `[water]`, `[lighting]`, `[atmosphere]` and `[[terrain_types]]`
+//! pass to `mapinfo.lua` unchanged, and `[custom]` and `[extra]` are raw `mapinfo` tables.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::map::settings::{ENGINE_DEFAULT_EXTRACTOR_RADIUS, ENGINE_DEFAULT_MAX_METAL};
+use crate::map::{
+    AtmosphereSettings, Feature, LightingSettings, LuaTable, Map, MapSettings, MapSize, MoveSpeeds,
+    Team, TerrainType, WaterSettings,
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectToml {
+    map: MapSection,
+    #[serde(default, skip_serializing_if = "is_default")]
+    water: WaterSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    lighting: LightingSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    atmosphere: AtmosphereSettings,
+    #[serde(default, skip_serializing_if = "LuaTable::is_empty")]
+    custom: LuaTable,
+    /// Top-level `mapinfo` keys Groundwork does not model, kept verbatim.
+    #[serde(default, skip_serializing_if = "LuaTable::is_empty")]
+    extra: LuaTable,
+    #[serde(default)]
+    teams: Vec<TeamEntry>,
+    #[serde(default)]
+    terrain_types: Vec<TerrainTypeEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    features: Vec<FeatureEntry>,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// A version may be written as a string or a number.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum Version {
+    Text(String),
+    Number(f64),
+}
+
+impl Version {
+    fn text(self) -> String {
+        match self {
+            Version::Text(s) => s,
+            Version::Number(n) => crate::map::lua_value::number_text(n),
+        }
+    }
+}
+
+fn default_version() -> Version {
+    Version::Text("1.0".into())
+}
+fn default_min_height() -> f32 {
+    -100.0
+}
+fn default_max_height() -> f32 {
+    400.0
+}
+fn default_max_metal() -> f32 {
+    ENGINE_DEFAULT_MAX_METAL
+}
+fn default_extractor_radius() -> f32 {
+    ENGINE_DEFAULT_EXTRACTOR_RADIUS
+}
+fn default_hardness() -> f32 {
+    100.0
+}
+fn default_gravity() -> f32 {
+    130.0
+}
+fn one() -> f32 {
+    1.0
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapSection {
+    name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    shortname: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    author: String,
+    #[serde(default = "default_version")]
+    version: Version,
+    /// Width and depth in map units (512 elmos), each even.
+    size: [u32; 2],
+    /// Elmos at height word 0.
+    #[serde(default = "default_min_height")]
+    min_height: f32,
+    /// Elmos at height word 65536.
+    #[serde(default = "default_max_height")]
+    max_height: f32,
+    #[serde(default = "default_max_metal")]
+    max_metal: f32,
+    /// Elmos.
+    #[serde(default = "default_extractor_radius")]
+    extractor_radius: f32,
+    #[serde(default = "default_hardness")]
+    map_hardness: f32,
+    #[serde(default = "default_gravity")]
+    gravity: f32,
+    #[serde(default)]
+    tidal_strength: f32,
+    #[serde(default)]
+    void_water: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TeamEntry {
+    /// x, z in elmos.
+    start: [f32; 2],
+}
+
+#[derive(Serialize, Deserialize)]
+struct TerrainTypeEntry {
+    /// The type-map byte; defaults to one more than the entry before (0 for the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    index: Option<u8>,
+    name: String,
+    #[serde(default = "one")]
+    hardness: f32,
+    #[serde(default = "yes")]
+    receive_tracks: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    move_speeds: MoveSpeeds,
+    #[serde(flatten)]
+    extra: LuaTable,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FeatureEntry {
+    name: String,
+    /// Elmos.
+    x: f32,
+    /// Elmos.
+    z: f32,
+    /// Degrees.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    rotation: f32,
+}
+
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
+}
+
+impl ProjectToml {
+    /// The document with flat layers; the caller fills them from the images. Also returns
+    /// warnings about settings a mapmaker should look at.
+    pub fn into_map(self) -> Result<(Map, Vec<String>), String> {
+        let m = self.map;
+        let size = MapSize::new(m.size[0], m.size[1]).map_err(|e| format!("[map] size: {e}"))?;
+        if !(m.min_height.is_finite() && m.max_height.is_finite() && m.max_height > m.min_height) {
+            return Err(format!(
+                "[map] max_height ({}) must be above min_height ({})",
+                m.max_height, m.min_height
+            ));
+        }
+        for (key, v) in [
+            ("max_metal", m.max_metal),
+            ("extractor_radius", m.extractor_radius),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "[map] {key} must be a number of at least 0, not {v}"
+                ));
+            }
+        }
+        let mut terrain_types = BTreeMap::new();
+        let mut next = 0u32;
+        for t in self.terrain_types {
+            let index = t.index.map(u32::from).unwrap_or(next);
+            if index > 255 {
+                return Err(format!(
+                    "terrain type {:?} would be index {index}; types go up to 255",
+                    t.name
+                ));
+            }
+            let tt = TerrainType {
+                name: t.name,
+                hardness: t.hardness,
+                receive_tracks: t.receive_tracks,
+                move_speeds: t.move_speeds,
+                extra: t.extra,
+            };
+            if terrain_types.insert(index as u8, tt).is_some() {
+                return Err(format!("terrain type index {index} is defined twice"));
+            }
+            next = index + 1;
+        }
+        if terrain_types.is_empty() {
+            terrain_types.insert(0, TerrainType::named("Default"));
+        }
+        let settings = MapSettings {
+            name: m.name,
+            shortname: m.shortname,
+            description: m.description,
+            author: m.author,
+            version: m.version.text(),
+            map_hardness: m.map_hardness,
+            extractor_radius_elmos: m.extractor_radius,
+            max_metal: m.max_metal,
+            gravity: m.gravity,
+            tidal_strength: m.tidal_strength,
+            void_water: m.void_water,
+            min_height_elmos: m.min_height,
+            max_height_elmos: m.max_height,
+            water: self.water,
+            lighting: self.lighting,
+            atmosphere: self.atmosphere,
+            terrain_types,
+            custom: self.custom,
+            extra: self.extra,
+        };
+        let mut map = Map::new(size, settings);
+        map.teams = self
+            .teams
+            .iter()
+            .map(|t| Team {
+                start_x_elmos: t.start[0],
+                start_z_elmos: t.start[1],
+            })
+            .collect();
+        map.features = self
+            .features
+            .into_iter()
+            .map(|f| Feature {
+                name: f.name,
+                x_elmos: f.x,
+                z_elmos: f.z,
+                rotation_deg: f.rotation,
+            })
+            .collect();
+        let mut warnings = map.settings.playability_warnings(map.teams.len());
+        let (w, d) = (size.width_elmos(), size.depth_elmos());
+        for (i, t) in map.teams.iter().enumerate() {
+            if !(0.0..=w).contains(&t.start_x_elmos) || !(0.0..=d).contains(&t.start_z_elmos) {
+                warnings.push(format!(
+                    "team {i} starts at ({}, {}), outside the {w} x {d} elmo map",
+                    t.start_x_elmos, t.start_z_elmos
+                ));
+            }
+        }
+        Ok((map, warnings))
+    }
+
+    fn from_map(map: &Map) -> ProjectToml {
+        let s = &map.settings;
+        let mut prev: Option<u8> = None;
+        let terrain_types = s
+            .terrain_types
+            .iter()
+            .map(|(&i, t)| {
+                let implied = prev.map_or(0, |p| p as u32 + 1);
+                prev = Some(i);
+                TerrainTypeEntry {
+                    index: (i as u32 != implied).then_some(i),
+                    name: t.name.clone(),
+                    hardness: t.hardness,
+                    receive_tracks: t.receive_tracks,
+                    move_speeds: t.move_speeds,
+                    extra: t.extra.clone(),
+                }
+            })
+            .collect();
+        ProjectToml {
+            map: MapSection {
+                name: s.name.clone(),
+                shortname: s.shortname.clone(),
+                description: s.description.clone(),
+                author: s.author.clone(),
+                version: Version::Text(s.version.clone()),
+                size: [map.size.width_units(), map.size.height_units()],
+                min_height: s.min_height_elmos,
+                max_height: s.max_height_elmos,
+                max_metal: s.max_metal,
+                extractor_radius: s.extractor_radius_elmos,
+                map_hardness: s.map_hardness,
+                gravity: s.gravity,
+                tidal_strength: s.tidal_strength,
+                void_water: s.void_water,
+            },
+            water: s.water.clone(),
+            lighting: s.lighting.clone(),
+            atmosphere: s.atmosphere.clone(),
+            custom: s.custom.clone(),
+            extra: s.extra.clone(),
+            teams: map
+                .teams
+                .iter()
+                .map(|t| TeamEntry {
+                    start: [t.start_x_elmos, t.start_z_elmos],
+                })
+                .collect(),
+            terrain_types,
+            features: map
+                .features
+                .iter()
+                .map(|f| FeatureEntry {
+                    name: f.name.clone(),
+                    x: f.x_elmos,
+                    z: f.z_elmos,
+                    rotation: f.rotation_deg,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `map.toml`'s text for a document, with a short header.
+pub fn project_toml_text(map: &Map) -> String {
+    let body = toml::to_string(&ProjectToml::from_map(map))
+        .unwrap_or_else(|e| format!("# could not write: {e}\n"));
+    format!(
+        "# Groundwork map project. Heights in elmos; sizes in map units (512 elmos).\n\
+         # Layer images beside this file: height.png (16-bit words), texture.png, metal.png,\n\
+         # grass.png, type.png. Files under archive/ are packed into the map as they are.\n\n{body}"
+    )
+}
