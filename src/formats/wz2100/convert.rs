@@ -422,6 +422,7 @@ pub fn convert(
         features,
         teams: starts.teams,
         settings,
+        bundled_files: Vec::new(),
     };
     Ok((out, report))
 }
