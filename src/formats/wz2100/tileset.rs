@@ -182,8 +182,7 @@ pub fn build_texture(
                                 row[d..d + 3].copy_from_slice(&p[s..s + 3]);
                             } else {
                                 let g = ground_texel(
-                                    below,
-                                    tile.tile_number(),
+                                    (below, tile.tile_number()),
                                     art,
                                     map,
                                     tile_types,
@@ -289,8 +288,7 @@ fn ring(r: i64) -> Vec<(i64, i64)> {
 /// The ground under a decal texel: the solid neighbour's art at the same spot, else the
 /// terrain type's colour.
 fn ground_texel(
-    below: Under,
-    own_tile: u16,
+    (below, own_tile): (Under, u16),
     art: Option<&TileArt>,
     map: &GameMap,
     tile_types: &[u8],
