@@ -131,6 +131,7 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
         map,
         warnings,
         minimap_rgba: None,
+        tile_counts: None,
     })
 }
 
