@@ -12,6 +12,7 @@ pub mod minimap;
 pub mod project;
 pub mod smf;
 pub mod smt;
+pub mod wz2100;
 
 pub use error::FormatError;
 pub use import_report::ImportReport;
