@@ -13,6 +13,7 @@ pub mod project;
 pub mod sc2;
 pub mod smf;
 pub mod smt;
+pub mod wz2100;
 
 pub use error::FormatError;
 pub use import_report::ImportReport;

@@ -74,8 +74,9 @@ mod tests {
         m.metal.set(40, 3, 50);
         let spots = m.metal_spots();
         assert_eq!(spots.len(), 2);
-        assert_eq!(spots[0].cells, 2);
-        assert_eq!(spots[0].x_elmos, 11.0 * 16.0);
-        assert_eq!(spots[1].total_metal, 50.0 * m.settings.max_metal);
+        // found in row-major order: (40, 3) first
+        assert_eq!(spots[0].total_metal, 50.0 * m.settings.max_metal);
+        assert_eq!(spots[1].cells, 2);
+        assert_eq!(spots[1].x_elmos, 11.0 * 16.0);
     }
 }

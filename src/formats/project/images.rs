@@ -161,19 +161,7 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));
     let why = "512 texels per map unit: 8 per heightmap square";
     if !is_png {
-        let reader = image::ImageReader::open(path)
-            .map_err(|e| FormatError::io(path, e))?
-            .with_guessed_format()
-            .map_err(|e| FormatError::io(path, e))?;
-        let (w, h) = reader
-            .into_dimensions()
-            .map_err(|e| FormatError::invalid(path.display().to_string(), e.to_string()))?;
-        if (w as usize, h as usize) != want {
-            return Err(wrong_size(path, (w as usize, h as usize), want, why));
-        }
-        let img = image::open(path)
-            .map_err(|e| FormatError::invalid(path.display().to_string(), e.to_string()))?;
-        return Ok(img.into_rgba8().into_raw());
+        return read_other_texture(path, want, why);
     }
     let mut reader = open_png(path, false)?;
     let info = reader.info();
@@ -216,6 +204,50 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
         return Err(png_error(path, "fewer rows than the header says"));
     }
     Ok(rgba)
+}
+
+/// BMP, TGA or JPEG: decoded once into the RGBA buffer itself (RGB is decoded into its front and
+/// spread out from the back), so the texture is never held twice.
+fn read_other_texture(
+    path: &Path,
+    want: (usize, usize),
+    why: &str,
+) -> Result<Vec<u8>, FormatError> {
+    use image::ImageDecoder;
+    let bad =
+        |e: image::ImageError| FormatError::invalid(path.display().to_string(), e.to_string());
+    let decoder = image::ImageReader::open(path)
+        .map_err(|e| FormatError::io(path, e))?
+        .with_guessed_format()
+        .map_err(|e| FormatError::io(path, e))?
+        .into_decoder()
+        .map_err(bad)?;
+    let (w, h) = decoder.dimensions();
+    if (w as usize, h as usize) != want {
+        return Err(wrong_size(path, (w as usize, h as usize), want, why));
+    }
+    let texels = want.0 * want.1;
+    match decoder.color_type() {
+        image::ColorType::Rgba8 => {
+            let mut rgba = vec![0u8; texels * 4];
+            decoder.read_image(&mut rgba).map_err(bad)?;
+            Ok(rgba)
+        }
+        image::ColorType::Rgb8 => {
+            let mut rgba = vec![0u8; texels * 4];
+            decoder.read_image(&mut rgba[..texels * 3]).map_err(bad)?;
+            // spread RGB to RGBA in place, last texel first so nothing is overwritten unread
+            for i in (0..texels).rev() {
+                let (r, g, b) = (rgba[i * 3], rgba[i * 3 + 1], rgba[i * 3 + 2]);
+                rgba[i * 4..i * 4 + 4].copy_from_slice(&[r, g, b, 255]);
+            }
+            Ok(rgba)
+        }
+        _ => Ok(image::DynamicImage::from_decoder(decoder)
+            .map_err(bad)?
+            .into_rgba8()
+            .into_raw()),
+    }
 }
 
 fn write_png(
