@@ -193,14 +193,15 @@ pub fn build(
                 t.chasm_floor_elmos, t.land_floor_elmos
             ),
         };
-        report.converted(format!(
-            "chasm: {playable_chasm} level-0 cells in the playable area{} become {what}",
-            if frame.pad_x_elmos > 0.0 || frame.pad_z_elmos > 0.0 {
-                " and the padding around it (SC2's hard map edge)"
-            } else {
-                ""
-            }
-        ));
+        let padded = frame.pad_x_elmos > 0.0 || frame.pad_z_elmos > 0.0;
+        let which = match (playable_chasm > 0, padded) {
+            (true, true) => format!(
+                "{playable_chasm} level-0 cells in the playable area and the padding around it (SC2's hard map edge)"
+            ),
+            (true, false) => format!("{playable_chasm} level-0 cells in the playable area"),
+            _ => "the padding around the playable area (SC2's hard map edge)".to_string(),
+        };
+        report.converted(format!("chasm: {which}: {what}"));
     }
 
     // settings
@@ -210,15 +211,14 @@ pub fn build(
             .name
             .clone()
             .unwrap_or_else(|| src.file_name.trim_end_matches(".SC2Map").to_string()),
-        description: format!(
-            "{}Imported from the StarCraft II map {} by Groundwork.",
-            src.strings
-                .description
-                .as_ref()
-                .map(|d| format!("{d} "))
-                .unwrap_or_default(),
-            src.file_name
-        ),
+        description: match &src.strings.description {
+            Some(d) => format!(
+                "{} (imported from the StarCraft II map {})",
+                d.trim(),
+                src.file_name
+            ),
+            None => format!("Imported from the StarCraft II map {}", src.file_name),
+        },
         max_metal: metal::max_metal(),
         extractor_radius_elmos: metal::EXTRACTOR_RADIUS_ELMOS,
         ..MapSettings::default()

@@ -2,11 +2,26 @@
 //! decodes `MapInfo`, the terrain layers and `Objects`, and builds a [`Map`] with an
 //! [`ImportReport`] of what was converted, dropped and guessed.
 //!
-//! One module per idea: [`mpq`] (guarded archive access, with `mpq_tables` checking the tables' contents), [`map_info`], [`heights`] (terrain
-//! layers in SC2 units), [`objects`], [`texture`] (masks and palette), [`frame`] (crop, flip,
-//! scale, pad), [`terrain`] (sheer cliffs, ramps, chasms), [`metal`] (mineral lines to spots),
-//! [`features`] (vents and rocks), [`ground`] (texture baking) and [`convert`] (assembly).
-//! Each module's doc says the design choices it makes.
+//! The choices, in short (each module's doc has the detail):
+//! - **Frame.** The playable area only, Y flipped, `cell_elmos` (32) a cell, centred in the
+//!   smallest even-unit map; the padding is chasm, SC2's hard map edge.
+//! - **Heights.** One SC2 unit up = one cell across x `height_scale`, so slopes keep their
+//!   angles; a cliff level is 64 elmos. Cliffs are sheer (one 8-elmo square per level: ~80
+//!   degrees); ramps are rebuilt from `t3SyncCliffLevel`'s fractions as even slopes (~15-20
+//!   degrees); level 0 is a pit 256 elmos deep with an impassable terrain type, or sea.
+//! - **Metal.** Mineral lines (patches within 3.5 cells) give 2-4 spots 144 elmos apart, each a
+//!   dome of radius 3 metal cells yielding 2.0 metal/s to a T1 extractor (rich: twice);
+//!   `maxMetal` follows (1.12), `extractorRadius` 90 (BAR's template).
+//! - **Features.** Geysers become `GeoVent`; destructible rocks BAR's `rocks30_<biome>_NN`;
+//!   other doodads are counted in the report and dropped.
+//! - **Texture.** `t3TextureMasks` weights coloured by a tileset palette, cliff faces darker,
+//!   chasms near black; or `Minimap.tga` when its shape fits.
+//!
+//! One module per idea: [`mpq`] (guarded archive access, with `mpq_tables` checking the
+//! tables' contents), [`map_info`], [`heights`] (terrain layers in SC2 units), [`objects`],
+//! [`texture`] (masks and palette), [`frame`] (crop, flip, scale, pad), [`terrain`] (sheer
+//! cliffs, ramps, chasms), [`metal`] (mineral lines to spots), [`features`] (vents and rocks),
+//! [`ground`] (texture baking) and [`convert`] (assembly).
 
 pub mod convert;
 pub mod features;
@@ -270,6 +285,10 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
         strings,
     };
     let map = convert::build(sources, options, &mut report)?;
+    // the map's frame reads best first; the height source line came before it
+    if let Some(i) = report.converted.iter().position(|l| l.starts_with("map:")) {
+        report.converted[..=i].rotate_right(1);
+    }
     if !unused.is_empty() {
         report.dropped(format!("files not used: {}", unused.join(", ")));
     }
