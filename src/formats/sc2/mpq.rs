@@ -435,6 +435,13 @@ mod tests {
         b[20..24].copy_from_slice(&48u32.to_le_bytes());
         b[24..28].copy_from_slice(&hash_entries.to_le_bytes());
         b[28..32].copy_from_slice(&block_entries.to_le_bytes());
+        // an empty block entry, encrypted as archives store it
+        let mut entry = [0u32; 4];
+        let key = wow_mpq::hash_string("(block table)", wow_mpq::hash_type::FILE_KEY);
+        wow_mpq::encrypt_block(&mut entry, key);
+        for (i, w) in entry.iter().enumerate() {
+            b[48 + 4 * i..52 + 4 * i].copy_from_slice(&w.to_le_bytes());
+        }
         b
     }
 
@@ -463,6 +470,20 @@ mod tests {
         // two entries of 16 bytes at 48 would end at 80 > 64
         let e = check(&header_v1(1, 2)).unwrap_err();
         assert!(e.contains("past the end"), "{e}");
+    }
+
+    #[test]
+    fn a_block_entry_claiming_gigabytes_is_rejected() {
+        let mut b = header_v1(1, 1);
+        // an existing, packed file at 0, 16 bytes on disk, 3 GB unpacked
+        let mut entry = [0u32, 16, 3 << 30, 0x8000_0200];
+        let key = wow_mpq::hash_string("(block table)", wow_mpq::hash_type::FILE_KEY);
+        wow_mpq::encrypt_block(&mut entry, key);
+        for (i, w) in entry.iter().enumerate() {
+            b[48 + 4 * i..52 + 4 * i].copy_from_slice(&w.to_le_bytes());
+        }
+        let e = check(&b).unwrap_err();
+        assert!(e.contains("unpacks to"), "{e}");
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //!   tank heights, a plateau that reads clearly from the game camera.
 //! - **Cliffs.** SC2 draws cliffs as models; its heightmap just jumps by a level from one vertex
 //!   to the next (1 cell = 32 elmos, which would be a 63 degree slope). We make them sheer: each
-//!   BAR vertex takes the height of the SC2 surface its nearest SC2 vertex is on, interpolating
-//!   only among the surrounding SC2 vertices within half a level of it. The jump then happens
+//!   BAR vertex takes the height of the SC2 surface holding most of its bilinear weight among
+//!   the four surrounding SC2 vertices, interpolating only among that surface's vertices (within
+//!   half a level of each other); a lone odd corner is cut off diagonally, so diagonal cliffs
+//!   run diagonally instead of in 32-elmo steps. The jump then happens
 //!   between two BAR vertices 8 elmos apart: 64 elmos over 8 is 83 degrees, far past the ~45
 //!   degrees any BAR ground unit can climb.
 //! - **Ramps.** `t3SyncCliffLevel` marks ramp cells with values between two levels: a ramp cell
@@ -109,7 +111,7 @@ pub fn convert(
     let sc2 = &cleaned;
     let (sw, sh) = (sc2.width(), sc2.height());
 
-    // 1. Sheer surfaces: every playable BAR vertex takes the surface of its nearest SC2 vertex.
+    // 1. Sheer surfaces: every playable BAR vertex takes the SC2 surface that holds most of it.
     let mut h = Grid::filled(vw, vh, 0.0f32);
     let mut chasm = Grid::filled(vw, vh, true);
     let mut min_land_level = u8::MAX;
@@ -142,29 +144,45 @@ pub fn convert(
                     surface.vertex_levels.get_clamped(i as i64, j as i64),
                 )
             };
-            // nearest corner; ties go to the higher one, so plateaus keep their edge
+            // the surface holding most of the point's bilinear weight (chasm corners are one
+            // surface, land corners one per height within SURFACE_GAP); ties go to the higher
+            // surface, so plateaus keep their edge. Unlike the nearest corner this cuts a lone
+            // odd corner off diagonally, so diagonal cliffs are not staircases.
+            let c: [(f32, u8, f32); 4] = corners.map(|(i, j, w)| {
+                let (hc, lc) = at(i, j);
+                (hc, lc, w)
+            });
+            let same = |a: &(f32, u8, f32), b: &(f32, u8, f32)| {
+                (a.1 == 0) == (b.1 == 0) && (a.1 == 0 || (a.0 - b.0).abs() < SURFACE_GAP)
+            };
+            let weight = |k: usize| {
+                c.iter()
+                    .filter(|o| same(&c[k], o))
+                    .map(|o| o.2)
+                    .sum::<f32>()
+            };
+            let rank = |k: usize| {
+                if c[k].1 == 0 {
+                    f32::NEG_INFINITY
+                } else {
+                    c[k].0
+                }
+            };
             let mut n = 0;
             for k in 1..4 {
-                let (wk, wn) = (corners[k].2, corners[n].2);
-                let (hk, hn) = (
-                    at(corners[k].0, corners[k].1).0,
-                    at(corners[n].0, corners[n].1).0,
-                );
-                if wk > wn + 1e-5 || ((wk - wn).abs() <= 1e-5 && hk > hn) {
+                let (wk, wn) = (weight(k), weight(n));
+                if wk > wn + 1e-5 || ((wk - wn).abs() <= 1e-5 && rank(k) > rank(n)) {
                     n = k;
                 }
             }
-            let (hn, ln) = at(corners[n].0, corners[n].1);
+            let (hn, ln, _) = c[n];
             if ln == 0 {
                 continue; // chasm
             }
             let (mut sum, mut wsum) = (0.0f32, 0.0f32);
-            for &(i, j, w) in &corners {
-                let (hc, lc) = at(i, j);
-                if lc != 0 && (hc - hn).abs() < SURFACE_GAP {
-                    sum += w * hc;
-                    wsum += w;
-                }
+            for o in c.iter().filter(|o| same(&c[n], o)) {
+                sum += o.2 * o.0;
+                wsum += o.2;
             }
             let value = if wsum > 0.0 { sum / wsum } else { hn };
             h.set(u, v, value);
