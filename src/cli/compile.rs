@@ -23,6 +23,9 @@ pub struct CompileArgs {
     /// No progress line.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print how long loading and each stage took.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// Prints `stage NN%` on one stderr line, updated in place.
@@ -50,6 +53,7 @@ pub fn progress_printer(quiet: bool) -> impl Fn(Stage, u64, u64) + Sync {
 pub fn run(args: CompileArgs) -> Result<(), String> {
     let started = Instant::now();
     let loaded = open_map(&args.project).map_err(|e| e.to_string())?;
+    let load_time = started.elapsed();
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
@@ -74,6 +78,12 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
     let r = result.map_err(|e| e.to_string())?;
     for w in &r.warnings {
         eprintln!("warning: {w}");
+    }
+    if args.timings {
+        eprintln!("{:>9} {:>7.3} s", "load", load_time.as_secs_f64());
+        for (stage, t) in &r.stage_times {
+            eprintln!("{:>9} {:>7.3} s", stage.label(), t.as_secs_f64());
+        }
     }
     println!(
         "wrote {} ({:.1} MB, {} distinct of {} tiles) in {:.2} s",

@@ -206,6 +206,66 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
     Ok(rgba)
 }
 
+/// An uncompressed 24- or 32-bit BMP (what image tools and Spring's `mapcompile` use for big
+/// textures) read row by row straight into RGBA; `None` for any other kind, which the general
+/// decoder then reads.
+fn read_plain_bmp(
+    path: &Path,
+    want: (usize, usize),
+    why: &str,
+) -> Result<Option<Vec<u8>>, FormatError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::io::BufReader::with_capacity(
+        1 << 20,
+        std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?,
+    );
+    let mut head = [0u8; 54];
+    if f.read_exact(&mut head).is_err() || &head[..2] != b"BM" {
+        return Ok(None);
+    }
+    let le32 = |o: usize| u32::from_le_bytes([head[o], head[o + 1], head[o + 2], head[o + 3]]);
+    let (offset, dib) = (le32(10) as u64, le32(14));
+    let (width, height) = (le32(18) as i32, le32(22) as i32);
+    let bpp = u16::from_le_bytes([head[28], head[29]]);
+    let compression = le32(30);
+    // BI_RGB only (BI_BITFIELDS masks may reorder channels: leave those to the general decoder)
+    if dib < 40 || compression != 0 || !(bpp == 24 || bpp == 32) || width <= 0 || height == 0 {
+        return Ok(None);
+    }
+    let (w, h) = (width as usize, height.unsigned_abs() as usize);
+    if (w, h) != want {
+        return Err(wrong_size(path, (w, h), want, why));
+    }
+    let bytes_pp = bpp as usize / 8;
+    let stride = (w * bytes_pp).div_ceil(4) * 4;
+    let file_len = f
+        .get_ref()
+        .metadata()
+        .map_err(|e| FormatError::io(path, e))?
+        .len();
+    if offset + (stride * h) as u64 > file_len {
+        return Err(FormatError::invalid(
+            path.display().to_string(),
+            "truncated: the BMP's pixels end early",
+        ));
+    }
+    f.seek(SeekFrom::Start(offset))
+        .map_err(|e| FormatError::io(path, e))?;
+    let mut rgba = vec![0u8; w * h * 4];
+    let mut row = vec![0u8; stride];
+    for i in 0..h {
+        f.read_exact(&mut row)
+            .map_err(|e| FormatError::io(path, e))?;
+        // rows are stored bottom-up unless the height is negative
+        let y = if height > 0 { h - 1 - i } else { i };
+        let dst = &mut rgba[y * w * 4..(y + 1) * w * 4];
+        for (d, s) in dst.chunks_exact_mut(4).zip(row.chunks_exact(bytes_pp)) {
+            d.copy_from_slice(&[s[2], s[1], s[0], 255]);
+        }
+    }
+    Ok(Some(rgba))
+}
+
 /// BMP, TGA or JPEG: decoded once into the RGBA buffer itself (RGB is decoded into its front and
 /// spread out from the back), so the texture is never held twice.
 fn read_other_texture(
@@ -214,6 +274,9 @@ fn read_other_texture(
     why: &str,
 ) -> Result<Vec<u8>, FormatError> {
     use image::ImageDecoder;
+    if let Some(rgba) = read_plain_bmp(path, want, why)? {
+        return Ok(rgba);
+    }
     let bad =
         |e: image::ImageError| FormatError::invalid(path.display().to_string(), e.to_string());
     let decoder = image::ImageReader::open(path)
