@@ -258,3 +258,63 @@ fn compiling_twice_gives_identical_archives() {
         );
     }
 }
+
+#[test]
+fn a_cancelled_compile_leaves_nothing_behind() {
+    use groundwork::compile::{CompileOptions, Progress, Stage, compile_map};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let map = patterned_map(4, 4, "Cancelled");
+    for (cancel_at, ext) in [
+        (Stage::Tiles, "sd7"),
+        (Stage::Minimap, "sdz"),
+        (Stage::Pack, "sdd"),
+        (Stage::Pack, "sd7"),
+    ] {
+        let cancel = AtomicBool::new(false);
+        let stages = std::sync::Mutex::new(Vec::new());
+        let report = |stage: Stage, done: u64, total: u64| {
+            stages.lock().unwrap().push((stage, done, total));
+            if stage == cancel_at && done * 2 >= total {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        };
+        let out = dir.path().join(format!("c.{ext}"));
+        let r = compile_map(
+            &map,
+            &out,
+            &CompileOptions::default(),
+            &Progress::new(&report, &cancel),
+        );
+        assert!(
+            matches!(r, Err(groundwork::formats::FormatError::Cancelled)),
+            "{cancel_at:?}: {r:?}"
+        );
+        assert!(!out.exists());
+        let seen = stages.lock().unwrap();
+        assert!(seen.iter().all(|&(_, d, t)| d <= t));
+        assert!(seen.iter().any(|&(s, _, _)| s == cancel_at));
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "temporary files left"
+    );
+    // and progress runs through every stage in order on a full compile
+    let seen = std::sync::Mutex::new(Vec::new());
+    let report = |stage: Stage, _: u64, _: u64| {
+        let mut s = seen.lock().unwrap();
+        if s.last() != Some(&stage) {
+            s.push(stage);
+        }
+    };
+    let never = AtomicBool::new(false);
+    compile_map(
+        &map,
+        &dir.path().join("ok.sdz"),
+        &CompileOptions::default(),
+        &Progress::new(&report, &never),
+    )
+    .unwrap();
+    assert_eq!(*seen.lock().unwrap(), Stage::ALL.to_vec());
+}
