@@ -154,6 +154,12 @@ fn read_sdd(dir: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
     if !dir.is_dir() {
         return Err(FormatError::invalid(what, "a .sdd map must be a folder"));
     }
+    read_folder(dir, what)
+}
+
+/// Every regular file below `dir`, with paths relative to it, within the archive limits.
+/// Symbolic links are not followed.
+pub fn read_folder(dir: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
     let mut budget = Budget {
         what,
         bytes: 0,

@@ -41,6 +41,37 @@ fn open_png(
     decoder.read_info().map_err(|e| png_error(path, e))
 }
 
+/// Opens a PNG and checks its size before anything is decoded.
+fn open_png_sized(
+    path: &Path,
+    keep_16: bool,
+    want: (usize, usize),
+    why: &str,
+) -> Result<png::Reader<std::io::BufReader<std::fs::File>>, FormatError> {
+    let reader = open_png(path, keep_16)?;
+    let info = reader.info();
+    let got = (info.width as usize, info.height as usize);
+    if got != want {
+        return Err(wrong_size(path, got, want, why));
+    }
+    Ok(reader)
+}
+
+/// The whole image and its row stride in bytes.
+fn read_frame(
+    reader: &mut png::Reader<std::io::BufReader<std::fs::File>>,
+    path: &Path,
+) -> Result<(Vec<u8>, usize), FormatError> {
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| png_error(path, "too large"))?;
+    let mut buf = vec![0u8; size];
+    let frame = reader
+        .next_frame(&mut buf)
+        .map_err(|e| png_error(path, e))?;
+    Ok((buf, frame.line_size))
+}
+
 /// Reads the heightmap as raw engine words. 16-bit grey is exact; 8-bit grey is accepted with a
 /// warning (it terraces), scaled so 255 means 65535.
 pub fn read_height_words(
@@ -48,29 +79,15 @@ pub fn read_height_words(
     want: (usize, usize),
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u16>, FormatError> {
-    let mut reader = open_png(path, true)?;
-    let info = reader.info();
-    let got = (info.width as usize, info.height as usize);
-    if got != want {
-        return Err(wrong_size(
-            path,
-            got,
-            want,
-            "64 x map units + 1 per side: one pixel per height vertex",
-        ));
-    }
+    let mut reader = open_png_sized(
+        path,
+        true,
+        want,
+        "64 x map units + 1 per side: one pixel per height vertex",
+    )?;
     let (color, depth) = reader.output_color_type();
     let channels = color.samples();
-    let mut buf = vec![
-        0u8;
-        reader
-            .output_buffer_size()
-            .ok_or_else(|| png_error(path, "too large"))?
-    ];
-    let frame = reader
-        .next_frame(&mut buf)
-        .map_err(|e| png_error(path, e))?;
-    let stride = frame.line_size;
+    let (buf, stride) = read_frame(&mut reader, path)?;
     if !matches!(
         color,
         png::ColorType::Grayscale | png::ColorType::GrayscaleAlpha
@@ -111,12 +128,7 @@ pub fn read_byte_layer(
     allow_red_channel: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u8>, FormatError> {
-    let mut reader = open_png(path, false)?;
-    let info = reader.info();
-    let got = (info.width as usize, info.height as usize);
-    if got != want {
-        return Err(wrong_size(path, got, want, why));
-    }
+    let mut reader = open_png_sized(path, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let grey = matches!(
         color,
@@ -135,16 +147,7 @@ pub fn read_byte_layer(
         ));
     }
     let channels = color.samples();
-    let mut buf = vec![
-        0u8;
-        reader
-            .output_buffer_size()
-            .ok_or_else(|| png_error(path, "too large"))?
-    ];
-    let frame = reader
-        .next_frame(&mut buf)
-        .map_err(|e| png_error(path, e))?;
-    let stride = frame.line_size;
+    let (buf, stride) = read_frame(&mut reader, path)?;
     let mut out = Vec::with_capacity(want.0 * want.1);
     for row in buf.chunks(stride).take(want.1) {
         out.extend((0..want.0).map(|x| row[x * channels]));
@@ -163,12 +166,7 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
     if !is_png {
         return read_other_texture(path, want, why);
     }
-    let mut reader = open_png(path, false)?;
-    let info = reader.info();
-    let got = (info.width as usize, info.height as usize);
-    if got != want {
-        return Err(wrong_size(path, got, want, why));
-    }
+    let mut reader = open_png_sized(path, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let channels = color.samples();
     let mut rgba = vec![0u8; want.0 * want.1 * 4];

@@ -162,26 +162,7 @@ fn read_bundled(dir: &Path) -> Result<Vec<BundledFile>, FormatError> {
     if !dir.is_dir() {
         return Ok(Vec::new());
     }
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).map_err(|e| FormatError::io(&d, e))? {
-            let entry = entry.map_err(|e| FormatError::io(&d, e))?;
-            let p = entry.path();
-            let ft = entry.file_type().map_err(|e| FormatError::io(&p, e))?;
-            if ft.is_dir() {
-                stack.push(p);
-            } else if ft.is_file() {
-                let rel = p
-                    .strip_prefix(dir)
-                    .unwrap_or(&p)
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                let data = std::fs::read(&p).map_err(|e| FormatError::io(&p, e))?;
-                files.push(BundledFile { path: rel, data });
-            }
-        }
-    }
+    let mut files = super::archive::read_folder(dir, &dir.display().to_string())?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
