@@ -50,7 +50,10 @@ fn read_bare_smf(path: &Path) -> Result<LoadedMap, FormatError> {
     let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
     let smf = read_smf(&bytes, &what)?;
     drop(bytes);
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let listing: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| FormatError::io(dir, e))?
         .filter_map(|e| e.ok())
