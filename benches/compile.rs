@@ -218,6 +218,7 @@ fn main() {
 
     let mut runs: Vec<(&str, &str, Vec<&str>)> = vec![
         ("groundwork (fast BC1) -> .sdd", "out.sdd", vec![]),
+        ("groundwork (fast BC1) -> .sdz", "out.sdz", vec![]),
         ("groundwork (fast BC1) -> .sd7", "out.sd7", vec![]),
     ];
     if std::env::var_os("GROUNDWORK_BENCH_BEST").is_some() {
