@@ -1,8 +1,11 @@
 //! The headless commands: compile, decompile, info, import. Each prints progress on stderr and
 //! exits non-zero with one clear line on any error.
 
+mod compile;
+mod decompile;
 mod import_sc2;
 mod import_wz2100;
+mod info;
 pub mod render;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +23,12 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Compile a project folder into a map archive (.sd7, .sdz or .sdd, by extension).
+    Compile(compile::CompileArgs),
+    /// Turn a map (.sd7, .sdz, .sdd, or a .smf with its .smt) back into a project folder.
+    Decompile(decompile::DecompileArgs),
+    /// Show what a map or project holds: size, heights, metal, tiles, features, teams, warnings.
+    Info(info::InfoArgs),
     /// Import another game's map into a Groundwork project folder.
     Import {
         #[command(subcommand)]
@@ -54,6 +63,9 @@ pub fn run() -> i32 {
             let _ = Cli::command().print_help();
             return 0;
         }
+        Some(Command::Compile(a)) => compile::run(a),
+        Some(Command::Decompile(a)) => decompile::run(a),
+        Some(Command::Info(a)) => info::run(a),
         Some(Command::Import { source }) => match source {
             ImportSource::Wz2100(a) => import_wz2100::run(a),
             ImportSource::Sc2(a) => import_sc2::run(a),

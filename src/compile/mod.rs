@@ -1,1 +1,300 @@
-//! The export pipeline: document to archive, in stages, with progress and cancel.
+//! The export pipeline: document to archive, in stages (quantise heights, tiles, minimap,
+//! assemble `.smf`/`.smt`/`mapinfo.lua`, pack), each reporting progress and checking cancel.
+//! The same document always gives the same bytes, and nothing appears at the output path
+//! unless the whole archive was written.
+
+mod progress;
+mod tiles;
+
+pub use progress::{Progress, Stage};
+pub use tiles::{TileSet, build_tiles};
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::formats::FormatError;
+use crate::formats::archive::{ArchiveFile, ArchiveKind, write_archive};
+use crate::formats::bc1::Bc1Quality;
+use crate::formats::mapinfo::{mapinfo_table, write_mapinfo};
+use crate::formats::minimap::encode_minimap;
+use crate::formats::smf::{
+    MAX_FEATURE_NAME_CHARS, SmfFeature, SmfFile, SmfTileFile, builtin_feature_types, write_smf,
+};
+use crate::formats::smt::smt_header;
+use crate::map::Map;
+
+/// How to compile.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompileOptions {
+    pub quality: Bc1Quality,
+}
+
+/// The files of a compiled map, before packing.
+pub struct CompiledMap {
+    /// Archive path of the `.smf` (`maps/<stem>.smf`).
+    pub smf_path: String,
+    pub smf: Vec<u8>,
+    pub smt_path: String,
+    pub smt: Vec<u8>,
+    pub mapinfo: String,
+    pub tiles_total: usize,
+    pub tiles_distinct: usize,
+    pub warnings: Vec<String>,
+    pub stage_times: Vec<(Stage, Duration)>,
+}
+
+/// What a compile made.
+#[derive(Clone, Debug)]
+pub struct CompileReport {
+    pub archive: PathBuf,
+    pub archive_bytes: u64,
+    pub tiles_total: usize,
+    pub tiles_distinct: usize,
+    pub warnings: Vec<String>,
+    pub stage_times: Vec<(Stage, Duration)>,
+}
+
+/// A deterministic non-zero map id from the map's name.
+fn map_id(name: &str) -> i32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    }
+    (h | 1) as i32 & i32::MAX
+}
+
+/// Checks what the engine would choke on, and lists what a mapmaker should know.
+fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
+    let bad = |d: String| FormatError::invalid("map", d);
+    map.check_layers().map_err(|e| bad(e.to_string()))?;
+    let s = &map.settings;
+    let range_ok = s.max_height_elmos > s.min_height_elmos;
+    if !range_ok {
+        return Err(bad(format!(
+            "max height {} must be above min height {}",
+            s.max_height_elmos, s.min_height_elmos
+        )));
+    }
+    for f in &map.features {
+        if f.name.is_empty() {
+            return Err(bad(
+                "a feature has an empty name (an empty feature type has crashed the engine)".into(),
+            ));
+        }
+        if f.name.len() > MAX_FEATURE_NAME_CHARS {
+            return Err(bad(format!(
+                "feature name {:?} is longer than the engine's {MAX_FEATURE_NAME_CHARS} characters",
+                f.name
+            )));
+        }
+    }
+    let mut warnings = s.playability_warnings(map.teams.len());
+    let (lo, hi) = (s.min_height_elmos, s.max_height_elmos);
+    let clipped = map
+        .heights
+        .data()
+        .iter()
+        .filter(|&&h| h < lo || h > hi)
+        .count();
+    if clipped > 0 {
+        warnings.push(format!(
+            "{clipped} heights lie outside {lo}..{hi} elmos and were clamped; widen min/max height"
+        ));
+    }
+    if map.grass.data().contains(&255) {
+        warnings
+            .push("the grass map holds 255, which BAR reads as \"no grass on this map\"".into());
+    }
+    Ok(warnings)
+}
+
+/// The `.smf`, `.smt` and `mapinfo.lua` for a document.
+pub fn build_map_files(
+    map: &Map,
+    options: &CompileOptions,
+    progress: &Progress,
+) -> Result<CompiledMap, FormatError> {
+    let mut stage_times = Vec::new();
+    let mut timer = Instant::now();
+    let mut lap = |stage: Stage, times: &mut Vec<(Stage, Duration)>| {
+        times.push((stage, timer.elapsed()));
+        timer = Instant::now();
+    };
+
+    progress.report(Stage::Heights, 0, 1);
+    let warnings = check_document(map)?;
+    let heights = map.height_words();
+    progress.report(Stage::Heights, 1, 1);
+    lap(Stage::Heights, &mut stage_times);
+    progress.check()?;
+
+    let tiles = build_tiles(&map.texture, options.quality, progress)?;
+    lap(Stage::Tiles, &mut stage_times);
+
+    progress.report(Stage::Minimap, 0, 1);
+    let minimap = encode_minimap(&map.texture, options.quality);
+    progress.report(Stage::Minimap, 1, 1);
+    lap(Stage::Minimap, &mut stage_times);
+    progress.check()?;
+
+    progress.report(Stage::Assemble, 0, 1);
+    let stem = map.settings.file_stem();
+    let smf_path = format!("maps/{stem}.smf");
+    let smt_name = format!("{stem}.smt");
+    let smt_path = format!("maps/{smt_name}");
+    let mut feature_types = builtin_feature_types();
+    let features = map
+        .features
+        .iter()
+        .map(|f| {
+            let type_index = match feature_types.iter().position(|n| *n == f.name) {
+                Some(i) => i,
+                None => {
+                    feature_types.push(f.name.clone());
+                    feature_types.len() - 1
+                }
+            };
+            SmfFeature {
+                type_index: type_index as u32,
+                x_elmos: f.x_elmos,
+                y_elmos: 0.0,
+                z_elmos: f.z_elmos,
+                heading: SmfFeature::heading_from_deg(f.rotation_deg),
+                relative_size: 1.0,
+            }
+        })
+        .collect();
+    let distinct = tiles.distinct_count();
+    let smf = SmfFile {
+        map_id: map_id(&map.settings.versioned_name()),
+        mapx: map.size.squares_x(),
+        mapy: map.size.squares_z(),
+        min_height_elmos: map.settings.min_height_elmos,
+        max_height_elmos: map.settings.max_height_elmos,
+        heights,
+        types: map.types.data().to_vec(),
+        minimap,
+        metal: map.metal.data().to_vec(),
+        grass: Some(map.grass.data().to_vec()),
+        tile_files: vec![SmfTileFile {
+            tile_count: distinct as u32,
+            name: smt_name,
+        }],
+        tile_index: tiles.index,
+        feature_types,
+        features,
+    };
+    let smf_bytes = write_smf(&smf);
+    let mut smt = smt_header(distinct as u32);
+    smt.extend_from_slice(&tiles.tiles);
+    drop(tiles.tiles);
+    let mapinfo = write_mapinfo(&mapinfo_table(
+        &map.settings,
+        &map.teams,
+        &smf_path,
+        &smt_path,
+    ));
+    progress.report(Stage::Assemble, 1, 1);
+    lap(Stage::Assemble, &mut stage_times);
+    Ok(CompiledMap {
+        smf_path,
+        smf: smf_bytes,
+        smt_path,
+        smt,
+        mapinfo,
+        tiles_total: smf.tile_index.len(),
+        tiles_distinct: distinct,
+        warnings,
+        stage_times,
+    })
+}
+
+/// Compiles `map` into the archive `out` (`.sd7`, `.sdz` or `.sdd`, by extension).
+pub fn compile_map(
+    map: &Map,
+    out: &Path,
+    options: &CompileOptions,
+    progress: &Progress,
+) -> Result<CompileReport, FormatError> {
+    if ArchiveKind::from_path(out).is_none() {
+        return Err(FormatError::invalid(
+            out.display().to_string(),
+            "the output must end in .sd7, .sdz or .sdd",
+        ));
+    }
+    let compiled = build_map_files(map, options, progress)?;
+    let CompiledMap {
+        smf_path,
+        smf,
+        smt_path,
+        smt,
+        mapinfo,
+        tiles_total,
+        tiles_distinct,
+        mut warnings,
+        mut stage_times,
+    } = compiled;
+    let started = Instant::now();
+    let ours = [
+        "mapinfo.lua".to_string(),
+        smf_path.clone(),
+        smt_path.clone(),
+    ];
+    let mut files = vec![
+        ArchiveFile {
+            path: "mapinfo.lua".into(),
+            data: mapinfo.into_bytes(),
+        },
+        ArchiveFile {
+            path: smf_path,
+            data: smf,
+        },
+        ArchiveFile {
+            path: smt_path,
+            data: smt,
+        },
+    ];
+    for f in &map.bundled_files {
+        if ours.iter().any(|o| o.eq_ignore_ascii_case(&f.path)) {
+            warnings.push(format!(
+                "the bundled file {} is replaced by the compiled one",
+                f.path
+            ));
+        } else {
+            files.push(f.clone());
+        }
+    }
+    let mut pack_progress = |done: u64, total: u64| {
+        progress.report(Stage::Pack, done, total);
+        !progress.is_cancelled()
+    };
+    write_archive(out, &files, &mut pack_progress)?;
+    stage_times.push((Stage::Pack, started.elapsed()));
+    let archive_bytes = archive_size(out);
+    Ok(CompileReport {
+        archive: out.to_path_buf(),
+        archive_bytes,
+        tiles_total,
+        tiles_distinct,
+        warnings,
+        stage_times,
+    })
+}
+
+fn archive_size(path: &Path) -> u64 {
+    if path.is_dir() {
+        let mut total = 0;
+        let mut stack = vec![path.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                match e.file_type() {
+                    Ok(t) if t.is_dir() => stack.push(e.path()),
+                    _ => total += e.metadata().map_or(0, |m| m.len()),
+                }
+            }
+        }
+        total
+    } else {
+        std::fs::metadata(path).map_or(0, |m| m.len())
+    }
+}

@@ -23,6 +23,8 @@ pub struct LoadedMap {
     pub warnings: Vec<String>,
     /// The minimap stored in the `.smf`, decoded (1024 x 1024 RGBA); `None` for a project.
     pub minimap_rgba: Option<Vec<u8>>,
+    /// Tile counts of a compiled map: (index cells, distinct tiles); `None` for a project.
+    pub tile_counts: Option<(usize, usize)>,
 }
 
 /// Reads a map archive or a bare `.smf`.
@@ -48,7 +50,10 @@ fn read_bare_smf(path: &Path) -> Result<LoadedMap, FormatError> {
     let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
     let smf = read_smf(&bytes, &what)?;
     drop(bytes);
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let listing: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| FormatError::io(dir, e))?
         .filter_map(|e| e.ok())
@@ -154,6 +159,7 @@ fn build_map(
     bundled_files: Vec<BundledFile>,
 ) -> Result<LoadedMap, FormatError> {
     let mut warnings = info.warnings;
+    let tile_counts = Some((smf.tile_index.len(), smf.tile_count() as usize));
     let size = MapSize::from_squares(smf.mapx, smf.mapy)
         .map_err(|e| FormatError::invalid("map", e.to_string()))?;
     let mut settings = info.settings;
@@ -212,6 +218,7 @@ fn build_map(
         map,
         warnings,
         minimap_rgba: Some(minimap_rgba),
+        tile_counts,
     })
 }
 

@@ -2,6 +2,8 @@
 //! the ground texture and stretched to square for non-square maps.
 
 use super::bc1::{Bc1Quality, bc1_size, decode_bc1, downsample_2x, encode_bc1};
+use rayon::prelude::*;
+
 use crate::map::GroundTexture;
 
 pub const MINIMAP_TEXELS: usize = 1024;
@@ -36,26 +38,27 @@ pub fn resample_to_square(texture: &GroundTexture, side: usize) -> Vec<u8> {
     let (w, h) = (texture.width(), texture.height());
     let mut out = vec![0u8; side * side * 4];
     let src = texture.rgba();
-    for oy in 0..side {
-        let (y0, y1) = (oy * h / side, ((oy + 1) * h / side).max(oy * h / side + 1));
-        for ox in 0..side {
-            let (x0, x1) = (ox * w / side, ((ox + 1) * w / side).max(ox * w / side + 1));
-            let mut sum = [0u32; 4];
-            for y in y0..y1 {
-                let row = &src[(y * w + x0) * 4..(y * w + x1) * 4];
-                for px in row.chunks_exact(4) {
-                    for c in 0..4 {
-                        sum[c] += px[c] as u32;
+    out.par_chunks_mut(side * 4)
+        .enumerate()
+        .for_each(|(oy, out_row)| {
+            let (y0, y1) = (oy * h / side, ((oy + 1) * h / side).max(oy * h / side + 1));
+            for ox in 0..side {
+                let (x0, x1) = (ox * w / side, ((ox + 1) * w / side).max(ox * w / side + 1));
+                let mut sum = [0u32; 4];
+                for y in y0..y1 {
+                    let row = &src[(y * w + x0) * 4..(y * w + x1) * 4];
+                    for px in row.chunks_exact(4) {
+                        for c in 0..4 {
+                            sum[c] += px[c] as u32;
+                        }
                     }
                 }
+                let n = ((y1 - y0) * (x1 - x0)) as u32;
+                for c in 0..4 {
+                    out_row[ox * 4 + c] = ((sum[c] + n / 2) / n) as u8;
+                }
             }
-            let n = ((y1 - y0) * (x1 - x0)) as u32;
-            let o = (oy * side + ox) * 4;
-            for c in 0..4 {
-                out[o + c] = ((sum[c] + n / 2) / n) as u8;
-            }
-        }
-    }
+        });
     out
 }
 

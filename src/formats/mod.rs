@@ -10,8 +10,10 @@ pub mod map_reader;
 pub mod mapinfo;
 pub mod minimap;
 pub mod project;
+pub mod sc2;
 pub mod smf;
 pub mod smt;
+pub mod wz2100;
 
 pub use error::FormatError;
 pub use import_report::ImportReport;

@@ -3,12 +3,14 @@
 
 pub mod grid;
 pub mod lua_value;
+pub mod metal_spots;
 pub mod settings;
 pub mod size;
 pub mod texture;
 
 pub use grid::Grid;
 pub use lua_value::{LuaKey, LuaTable, LuaValue};
+pub use metal_spots::MetalSpot;
 pub use settings::{
     AtmosphereSettings, LightingSettings, MapSettings, MoveSpeeds, TerrainType, WaterSettings,
 };

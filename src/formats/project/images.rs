@@ -41,6 +41,37 @@ fn open_png(
     decoder.read_info().map_err(|e| png_error(path, e))
 }
 
+/// Opens a PNG and checks its size before anything is decoded.
+fn open_png_sized(
+    path: &Path,
+    keep_16: bool,
+    want: (usize, usize),
+    why: &str,
+) -> Result<png::Reader<std::io::BufReader<std::fs::File>>, FormatError> {
+    let reader = open_png(path, keep_16)?;
+    let info = reader.info();
+    let got = (info.width as usize, info.height as usize);
+    if got != want {
+        return Err(wrong_size(path, got, want, why));
+    }
+    Ok(reader)
+}
+
+/// The whole image and its row stride in bytes.
+fn read_frame(
+    reader: &mut png::Reader<std::io::BufReader<std::fs::File>>,
+    path: &Path,
+) -> Result<(Vec<u8>, usize), FormatError> {
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| png_error(path, "too large"))?;
+    let mut buf = vec![0u8; size];
+    let frame = reader
+        .next_frame(&mut buf)
+        .map_err(|e| png_error(path, e))?;
+    Ok((buf, frame.line_size))
+}
+
 /// Reads the heightmap as raw engine words. 16-bit grey is exact; 8-bit grey is accepted with a
 /// warning (it terraces), scaled so 255 means 65535.
 pub fn read_height_words(
@@ -48,29 +79,15 @@ pub fn read_height_words(
     want: (usize, usize),
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u16>, FormatError> {
-    let mut reader = open_png(path, true)?;
-    let info = reader.info();
-    let got = (info.width as usize, info.height as usize);
-    if got != want {
-        return Err(wrong_size(
-            path,
-            got,
-            want,
-            "64 x map units + 1 per side: one pixel per height vertex",
-        ));
-    }
+    let mut reader = open_png_sized(
+        path,
+        true,
+        want,
+        "64 x map units + 1 per side: one pixel per height vertex",
+    )?;
     let (color, depth) = reader.output_color_type();
     let channels = color.samples();
-    let mut buf = vec![
-        0u8;
-        reader
-            .output_buffer_size()
-            .ok_or_else(|| png_error(path, "too large"))?
-    ];
-    let frame = reader
-        .next_frame(&mut buf)
-        .map_err(|e| png_error(path, e))?;
-    let stride = frame.line_size;
+    let (buf, stride) = read_frame(&mut reader, path)?;
     if !matches!(
         color,
         png::ColorType::Grayscale | png::ColorType::GrayscaleAlpha
@@ -111,12 +128,7 @@ pub fn read_byte_layer(
     allow_red_channel: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u8>, FormatError> {
-    let mut reader = open_png(path, false)?;
-    let info = reader.info();
-    let got = (info.width as usize, info.height as usize);
-    if got != want {
-        return Err(wrong_size(path, got, want, why));
-    }
+    let mut reader = open_png_sized(path, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let grey = matches!(
         color,
@@ -135,16 +147,7 @@ pub fn read_byte_layer(
         ));
     }
     let channels = color.samples();
-    let mut buf = vec![
-        0u8;
-        reader
-            .output_buffer_size()
-            .ok_or_else(|| png_error(path, "too large"))?
-    ];
-    let frame = reader
-        .next_frame(&mut buf)
-        .map_err(|e| png_error(path, e))?;
-    let stride = frame.line_size;
+    let (buf, stride) = read_frame(&mut reader, path)?;
     let mut out = Vec::with_capacity(want.0 * want.1);
     for row in buf.chunks(stride).take(want.1) {
         out.extend((0..want.0).map(|x| row[x * channels]));
@@ -161,26 +164,9 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));
     let why = "512 texels per map unit: 8 per heightmap square";
     if !is_png {
-        let reader = image::ImageReader::open(path)
-            .map_err(|e| FormatError::io(path, e))?
-            .with_guessed_format()
-            .map_err(|e| FormatError::io(path, e))?;
-        let (w, h) = reader
-            .into_dimensions()
-            .map_err(|e| FormatError::invalid(path.display().to_string(), e.to_string()))?;
-        if (w as usize, h as usize) != want {
-            return Err(wrong_size(path, (w as usize, h as usize), want, why));
-        }
-        let img = image::open(path)
-            .map_err(|e| FormatError::invalid(path.display().to_string(), e.to_string()))?;
-        return Ok(img.into_rgba8().into_raw());
+        return read_other_texture(path, want, why);
     }
-    let mut reader = open_png(path, false)?;
-    let info = reader.info();
-    let got = (info.width as usize, info.height as usize);
-    if got != want {
-        return Err(wrong_size(path, got, want, why));
-    }
+    let mut reader = open_png_sized(path, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let channels = color.samples();
     let mut rgba = vec![0u8; want.0 * want.1 * 4];
@@ -216,6 +202,113 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
         return Err(png_error(path, "fewer rows than the header says"));
     }
     Ok(rgba)
+}
+
+/// An uncompressed 24- or 32-bit BMP (what image tools and Spring's `mapcompile` use for big
+/// textures) read row by row straight into RGBA; `None` for any other kind, which the general
+/// decoder then reads.
+fn read_plain_bmp(
+    path: &Path,
+    want: (usize, usize),
+    why: &str,
+) -> Result<Option<Vec<u8>>, FormatError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::io::BufReader::with_capacity(
+        1 << 20,
+        std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?,
+    );
+    let mut head = [0u8; 54];
+    if f.read_exact(&mut head).is_err() || &head[..2] != b"BM" {
+        return Ok(None);
+    }
+    let le32 = |o: usize| u32::from_le_bytes([head[o], head[o + 1], head[o + 2], head[o + 3]]);
+    let (offset, dib) = (le32(10) as u64, le32(14));
+    let (width, height) = (le32(18) as i32, le32(22) as i32);
+    let bpp = u16::from_le_bytes([head[28], head[29]]);
+    let compression = le32(30);
+    // BI_RGB only (BI_BITFIELDS masks may reorder channels: leave those to the general decoder)
+    if dib < 40 || compression != 0 || !(bpp == 24 || bpp == 32) || width <= 0 || height == 0 {
+        return Ok(None);
+    }
+    let (w, h) = (width as usize, height.unsigned_abs() as usize);
+    if (w, h) != want {
+        return Err(wrong_size(path, (w, h), want, why));
+    }
+    let bytes_pp = bpp as usize / 8;
+    let stride = (w * bytes_pp).div_ceil(4) * 4;
+    let file_len = f
+        .get_ref()
+        .metadata()
+        .map_err(|e| FormatError::io(path, e))?
+        .len();
+    if offset + (stride * h) as u64 > file_len {
+        return Err(FormatError::invalid(
+            path.display().to_string(),
+            "truncated: the BMP's pixels end early",
+        ));
+    }
+    f.seek(SeekFrom::Start(offset))
+        .map_err(|e| FormatError::io(path, e))?;
+    let mut rgba = vec![0u8; w * h * 4];
+    let mut row = vec![0u8; stride];
+    for i in 0..h {
+        f.read_exact(&mut row)
+            .map_err(|e| FormatError::io(path, e))?;
+        // rows are stored bottom-up unless the height is negative
+        let y = if height > 0 { h - 1 - i } else { i };
+        let dst = &mut rgba[y * w * 4..(y + 1) * w * 4];
+        for (d, s) in dst.chunks_exact_mut(4).zip(row.chunks_exact(bytes_pp)) {
+            d.copy_from_slice(&[s[2], s[1], s[0], 255]);
+        }
+    }
+    Ok(Some(rgba))
+}
+
+/// BMP, TGA or JPEG: decoded once into the RGBA buffer itself (RGB is decoded into its front and
+/// spread out from the back), so the texture is never held twice.
+fn read_other_texture(
+    path: &Path,
+    want: (usize, usize),
+    why: &str,
+) -> Result<Vec<u8>, FormatError> {
+    use image::ImageDecoder;
+    if let Some(rgba) = read_plain_bmp(path, want, why)? {
+        return Ok(rgba);
+    }
+    let bad =
+        |e: image::ImageError| FormatError::invalid(path.display().to_string(), e.to_string());
+    let decoder = image::ImageReader::open(path)
+        .map_err(|e| FormatError::io(path, e))?
+        .with_guessed_format()
+        .map_err(|e| FormatError::io(path, e))?
+        .into_decoder()
+        .map_err(bad)?;
+    let (w, h) = decoder.dimensions();
+    if (w as usize, h as usize) != want {
+        return Err(wrong_size(path, (w as usize, h as usize), want, why));
+    }
+    let texels = want.0 * want.1;
+    match decoder.color_type() {
+        image::ColorType::Rgba8 => {
+            let mut rgba = vec![0u8; texels * 4];
+            decoder.read_image(&mut rgba).map_err(bad)?;
+            Ok(rgba)
+        }
+        image::ColorType::Rgb8 => {
+            let mut rgba = vec![0u8; texels * 4];
+            decoder.read_image(&mut rgba[..texels * 3]).map_err(bad)?;
+            // spread RGB to RGBA in place, last texel first so nothing is overwritten unread
+            for i in (0..texels).rev() {
+                let (r, g, b) = (rgba[i * 3], rgba[i * 3 + 1], rgba[i * 3 + 2]);
+                rgba[i * 4..i * 4 + 4].copy_from_slice(&[r, g, b, 255]);
+            }
+            Ok(rgba)
+        }
+        _ => Ok(image::DynamicImage::from_decoder(decoder)
+            .map_err(bad)?
+            .into_rgba8()
+            .into_raw()),
+    }
 }
 
 fn write_png(

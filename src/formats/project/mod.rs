@@ -20,7 +20,7 @@ use std::path::Path;
 
 use super::FormatError;
 use super::map_reader::LoadedMap;
-use crate::map::{BundledFile, Grid, GroundTexture, Map};
+use crate::map::{BundledFile, Grid, GroundTexture, Map, word_to_height};
 use schema::ProjectToml;
 
 pub const PROJECT_FILE: &str = "map.toml";
@@ -45,15 +45,27 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
             e.to_string().trim_end().to_string(),
         )
     })?;
-    let (mut map, mut warnings) = parsed
-        .into_map()
+    let parts = parsed
+        .into_parts()
         .map_err(|e| FormatError::invalid(toml_path.display().to_string(), e))?;
-    let size = map.size;
+    let mut warnings = parts.warnings;
+    let size = parts.size;
+    let settings = parts.settings;
+    let (hw, hh) = size.height_vertices();
+    let flat = 0.0f32.clamp(settings.min_height_elmos, settings.max_height_elmos);
+    let mut heights = Grid::filled(hw, hh, flat);
     let height_png = dir.join("height.png");
     if height_png.is_file() {
         let words = images::read_height_words(&height_png, size.height_vertices(), &mut warnings)?;
-        map.set_height_words(&words);
+        for (h, w) in heights.data_mut().iter_mut().zip(words) {
+            *h = word_to_height(w, settings.min_height_elmos, settings.max_height_elmos);
+        }
     }
+    let (mw, mh) = size.metal_cells();
+    let (gw, gh) = size.grass_cells();
+    let mut metal = Grid::filled(mw, mh, 0u8);
+    let mut grass = Grid::filled(gw, gh, 0u8);
+    let mut types = Grid::filled(mw, mh, 0u8);
     // (file, size, why that size, colour allowed (red channel), layer)
     type ByteLayer<'a> = (&'a str, (usize, usize), &'a str, bool, &'a mut Grid<u8>);
     let layers: [ByteLayer; 3] = [
@@ -62,21 +74,21 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
             size.metal_cells(),
             "32 x map units per side: one pixel per 16 elmos",
             true,
-            &mut map.metal,
+            &mut metal,
         ),
         (
             "grass.png",
             size.grass_cells(),
             "16 x map units per side: one pixel per 32 elmos",
             false,
-            &mut map.grass,
+            &mut grass,
         ),
         (
             "type.png",
             size.metal_cells(),
             "32 x map units per side: one pixel per 16 elmos",
             false,
-            &mut map.types,
+            &mut types,
         ),
     ];
     for (name, want, why, red, grid) in layers {
@@ -98,13 +110,25 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
             textures[0]
         ));
     }
-    map.texture = match textures.first() {
+    let texture = match textures.first() {
         Some(name) => {
             let (w, h) = size.texture_texels();
             let rgba = images::read_texture(&dir.join(name), (w, h))?;
             GroundTexture::from_rgba(w, h, rgba).expect("size checked")
         }
-        None => GroundTexture::default_for_heights(size, &map.heights, &map.settings),
+        None => GroundTexture::default_for_heights(size, &heights, &settings),
+    };
+    let map = Map {
+        size,
+        heights,
+        metal,
+        types,
+        grass,
+        texture,
+        features: parts.features,
+        teams: parts.teams,
+        settings,
+        bundled_files: read_bundled(&dir.join(BUNDLED_DIR))?,
     };
     if map.grass.data().contains(&255) {
         warnings.push(
@@ -126,11 +150,11 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
             "type.png uses terrain types {undefined_types:?} that map.toml does not define"
         ));
     }
-    map.bundled_files = read_bundled(&dir.join(BUNDLED_DIR))?;
     Ok(LoadedMap {
         map,
         warnings,
         minimap_rgba: None,
+        tile_counts: None,
     })
 }
 
@@ -138,26 +162,7 @@ fn read_bundled(dir: &Path) -> Result<Vec<BundledFile>, FormatError> {
     if !dir.is_dir() {
         return Ok(Vec::new());
     }
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).map_err(|e| FormatError::io(&d, e))? {
-            let entry = entry.map_err(|e| FormatError::io(&d, e))?;
-            let p = entry.path();
-            let ft = entry.file_type().map_err(|e| FormatError::io(&p, e))?;
-            if ft.is_dir() {
-                stack.push(p);
-            } else if ft.is_file() {
-                let rel = p
-                    .strip_prefix(dir)
-                    .unwrap_or(&p)
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                let data = std::fs::read(&p).map_err(|e| FormatError::io(&p, e))?;
-                files.push(BundledFile { path: rel, data });
-            }
-        }
-    }
+    let mut files = super::archive::read_folder(dir, &dir.display().to_string())?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }

@@ -13,6 +13,15 @@ use crate::map::{
     Team, TerrainType, WaterSettings,
 };
 
+/// What `map.toml` says, before the layer images are read.
+pub struct ProjectParts {
+    pub size: MapSize,
+    pub settings: MapSettings,
+    pub teams: Vec<Team>,
+    pub features: Vec<Feature>,
+    pub warnings: Vec<String>,
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProjectToml {
@@ -28,7 +37,7 @@ pub struct ProjectToml {
     /// Top-level `mapinfo` keys Groundwork does not model, kept verbatim.
     #[serde(default, skip_serializing_if = "LuaTable::is_empty")]
     extra: LuaTable,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     teams: Vec<TeamEntry>,
     #[serde(default)]
     terrain_types: Vec<TerrainTypeEntry>,
@@ -162,9 +171,9 @@ fn is_zero(v: &f32) -> bool {
 }
 
 impl ProjectToml {
-    /// The document with flat layers; the caller fills them from the images. Also returns
+    /// Everything but the layers; the caller makes those from the images. Also returns
     /// warnings about settings a mapmaker should look at.
-    pub fn into_map(self) -> Result<(Map, Vec<String>), String> {
+    pub fn into_parts(self) -> Result<ProjectParts, String> {
         let m = self.map;
         let size = MapSize::new(m.size[0], m.size[1]).map_err(|e| format!("[map] size: {e}"))?;
         if !(m.min_height.is_finite() && m.max_height.is_finite() && m.max_height > m.min_height) {
@@ -229,8 +238,7 @@ impl ProjectToml {
             custom: self.custom,
             extra: self.extra,
         };
-        let mut map = Map::new(size, settings);
-        map.teams = self
+        let teams: Vec<Team> = self
             .teams
             .iter()
             .map(|t| Team {
@@ -238,7 +246,7 @@ impl ProjectToml {
                 start_z_elmos: t.start[1],
             })
             .collect();
-        map.features = self
+        let features = self
             .features
             .into_iter()
             .map(|f| Feature {
@@ -248,9 +256,9 @@ impl ProjectToml {
                 rotation_deg: f.rotation,
             })
             .collect();
-        let mut warnings = map.settings.playability_warnings(map.teams.len());
+        let mut warnings = settings.playability_warnings(teams.len());
         let (w, d) = (size.width_elmos(), size.depth_elmos());
-        for (i, t) in map.teams.iter().enumerate() {
+        for (i, t) in teams.iter().enumerate() {
             if !(0.0..=w).contains(&t.start_x_elmos) || !(0.0..=d).contains(&t.start_z_elmos) {
                 warnings.push(format!(
                     "team {i} starts at ({}, {}), outside the {w} x {d} elmo map",
@@ -258,7 +266,13 @@ impl ProjectToml {
                 ));
             }
         }
-        Ok((map, warnings))
+        Ok(ProjectParts {
+            size,
+            settings,
+            teams,
+            features,
+            warnings,
+        })
     }
 
     fn from_map(map: &Map) -> ProjectToml {

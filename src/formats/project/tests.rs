@@ -207,3 +207,21 @@ fn engine_defaults_left_in_place_are_warned_about() {
     assert_eq!(l.map.settings.max_metal, 0.02);
     assert_eq!(l.warnings.len(), 3, "{:?}", l.warnings);
 }
+
+#[test]
+fn bmp_textures_read_the_right_way_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut img = image::RgbImage::new(1024, 1024);
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        *p = image::Rgb([(x % 256) as u8, (y % 251) as u8, ((x + y) % 7) as u8]);
+    }
+    let path = dir.path().join("texture.bmp");
+    img.save(&path).unwrap();
+    let rgba = images::read_texture(&path, (1024, 1024)).unwrap();
+    let want = image::DynamicImage::ImageRgb8(img).into_rgba8().into_raw();
+    assert_eq!(rgba, want);
+    let e = images::read_texture(&path, (2048, 1024))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("is 1024x1024, but it must be 2048x1024"), "{e}");
+}

@@ -65,22 +65,20 @@ pub fn read_smf(bytes: &[u8], what: &str) -> Result<SmfFile, FormatError> {
     }
     let mut grass_ptr = None;
     let mut pos = SMF_HEADER_BYTES;
+    // read as the engine reads them: the vegetation header's pointer follows its type at once
+    // (mapcompile writes its size as 4), and other headers are skipped by their size
     for i in 0..num_extra {
         let mut h = ByteReader::at(bytes, pos, what, "extra header")?;
         let size_bytes = h.i32(&format!("extra header {i} size"))?;
         let kind = h.i32(&format!("extra header {i} type"))?;
+        if kind == MEH_VEGETATION {
+            grass_ptr = Some(h.i32("grass pointer")?);
+            break;
+        }
         if size_bytes < 8 || pos + size_bytes as usize > bytes.len() {
             return Err(bad(format!(
                 "extra header {i} at offset {pos} has size {size_bytes}, outside the file"
             )));
-        }
-        if kind == MEH_VEGETATION {
-            if size_bytes < 12 {
-                return Err(bad(format!(
-                    "vegetation header at offset {pos} is only {size_bytes} bytes"
-                )));
-            }
-            grass_ptr = Some(h.i32("grass pointer")?);
         }
         pos += size_bytes as usize;
     }

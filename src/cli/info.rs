@@ -1,0 +1,112 @@
+//! `groundwork info MAP|PROJECT [--json]`: what a map holds, at a glance.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use crate::formats::open_map;
+
+#[derive(clap::Args, Debug)]
+pub struct InfoArgs {
+    /// A map archive, a bare .smf, or a project folder.
+    pub map: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: InfoArgs) -> Result<(), String> {
+    let loaded = open_map(&args.map).map_err(|e| e.to_string())?;
+    let m = &loaded.map;
+    let s = &m.settings;
+    let (h_lo, h_hi) = m.heights.min_max();
+    let spots = m.metal_spots();
+    let metal_sum: u64 = m.metal.data().iter().map(|&b| b as u64).sum();
+    let mut features: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &m.features {
+        *features.entry(&f.name).or_default() += 1;
+    }
+    let mut warnings = loaded.warnings.clone();
+    for w in s.playability_warnings(m.teams.len()) {
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
+    }
+    let info = json!({
+        "name": s.name,
+        "version": s.version,
+        "size_units": [m.size.width_units(), m.size.height_units()],
+        "size_squares": [m.size.squares_x(), m.size.squares_z()],
+        "size_elmos": [m.size.width_elmos(), m.size.depth_elmos()],
+        "heights": {
+            "min_height": s.min_height_elmos, "max_height": s.max_height_elmos,
+            "lowest": h_lo, "highest": h_hi,
+        },
+        "metal": {
+            "max_metal": s.max_metal, "extractor_radius": s.extractor_radius_elmos,
+            "byte_sum": metal_sum, "spots": spots.len(),
+            "nonzero_cells": m.metal.data().iter().filter(|&&b| b > 0).count(),
+        },
+        "tiles": loaded.tile_counts.map(|(total, distinct)| json!({"total": total, "distinct": distinct})),
+        "texture": [m.texture.width(), m.texture.height()],
+        "features": features,
+        "teams": m.teams.iter().map(|t| [t.start_x_elmos, t.start_z_elmos]).collect::<Vec<_>>(),
+        "terrain_types": s.terrain_types.iter().map(|(i, t)| (i.to_string(), t.name.clone())).collect::<BTreeMap<_, _>>(),
+        "bundled_files": m.bundled_files.len(),
+        "warnings": warnings,
+    });
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&info).unwrap_or_default()
+        );
+        return Ok(());
+    }
+    println!("{} {}", s.name, s.version);
+    println!(
+        "  size      {} map units ({} x {} squares, {} x {} elmos)",
+        m.size,
+        m.size.squares_x(),
+        m.size.squares_z(),
+        m.size.width_elmos(),
+        m.size.depth_elmos()
+    );
+    println!(
+        "  heights   range {} .. {} elmos; ground {h_lo:.1} .. {h_hi:.1}",
+        s.min_height_elmos, s.max_height_elmos
+    );
+    println!(
+        "  metal     {} spots, maxMetal {}, extractorRadius {} elmos, byte sum {metal_sum}",
+        spots.len(),
+        s.max_metal,
+        s.extractor_radius_elmos
+    );
+    match loaded.tile_counts {
+        Some((total, distinct)) => println!("  tiles     {distinct} distinct of {total}"),
+        None => println!(
+            "  texture   {} x {} texels",
+            m.texture.width(),
+            m.texture.height()
+        ),
+    }
+    println!(
+        "  features  {} ({} kinds)",
+        m.features.len(),
+        features.len()
+    );
+    for (name, n) in features.iter().take(12) {
+        println!("              {n:>5} {name}");
+    }
+    println!("  teams     {}", m.teams.len());
+    for (i, t) in m.teams.iter().enumerate() {
+        println!(
+            "              {i}: ({}, {})",
+            t.start_x_elmos, t.start_z_elmos
+        );
+    }
+    for w in &warnings {
+        println!("  warning   {w}");
+    }
+    Ok(())
+}
