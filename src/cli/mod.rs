@@ -14,7 +14,10 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "groundwork",
     version,
-    about = "Map editor and compiler for Beyond All Reason and other Recoil/Spring games"
+    about = "Map editor and compiler for Beyond All Reason and other Recoil/Spring games",
+    after_help = "With no command, the editor opens: `groundwork` (the starter map), `groundwork MAP` \
+(a project folder or .sd7/.sdz/.sdd/.smf), `groundwork [MAP] --screenshot PNG --frames N` \
+(draw N frames, save a screenshot, exit)."
 )]
 struct Cli {
     #[command(subcommand)]
