@@ -2,8 +2,11 @@
 //! window out (menu, tools and minimap on the left, properties on the right, the 3D view in
 //! the middle, log and status bar at the bottom).
 
+mod menu;
+mod screenshot;
+
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 
@@ -344,7 +347,7 @@ impl EditorApp {
         }
     }
 
-    fn finish(&mut self, result: Result<(), String>, ctx: &egui::Context) {
+    pub(super) fn finish(&mut self, result: Result<(), String>, ctx: &egui::Context) {
         if let Ok(mut o) = self.outcome.lock() {
             *o = Some(result);
         }
@@ -373,219 +376,6 @@ impl EditorApp {
             doc.dirty = true;
             doc.revision += 1;
         }
-    }
-
-    fn shortcuts(&mut self, ctx: &egui::Context) {
-        use egui::{Key, KeyboardShortcut, Modifiers};
-        let cmd = Modifiers::COMMAND;
-        let cmd_shift = Modifiers::COMMAND | Modifiers::SHIFT;
-        let pressed = |m, k| ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)));
-        // the longer shortcut first, or Ctrl+Z would swallow Ctrl+Shift+Z
-        let redo = pressed(cmd_shift, Key::Z) || pressed(cmd, Key::Y);
-        let undo = pressed(cmd, Key::Z);
-        let save_as = pressed(cmd_shift, Key::S);
-        let save = pressed(cmd, Key::S);
-        let open = pressed(cmd, Key::O);
-        let quit = pressed(cmd, Key::Q);
-        if redo {
-            self.undo(true);
-        } else if undo {
-            self.undo(false);
-        }
-        if save_as {
-            self.start_dialog(DialogKind::SaveAs, ctx);
-        } else if save {
-            self.save(ctx);
-        }
-        if open {
-            self.request(Pending::Dialog(DialogKind::OpenFile), ctx);
-        }
-        if quit {
-            self.request(Pending::Quit, ctx);
-        }
-    }
-
-    fn menu(&mut self, ui: &mut egui::Ui) {
-        let ctx = ui.ctx().clone();
-        egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui.button("Open map…  (Ctrl+O)").clicked() {
-                    self.request(Pending::Dialog(DialogKind::OpenFile), &ctx);
-                }
-                if ui.button("Open folder (project or .sdd)…").clicked() {
-                    self.request(Pending::Dialog(DialogKind::OpenFolder), &ctx);
-                }
-                ui.menu_button("Open recent", |ui| {
-                    if self.recent.paths().is_empty() {
-                        ui.weak("nothing yet");
-                    }
-                    for p in self.recent.paths().to_vec() {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.request(Pending::Open(Source::Path(p)), &ctx);
-                        }
-                    }
-                });
-                if ui.button("Open the starter map").clicked() {
-                    self.request(Pending::Open(Source::Starter), &ctx);
-                }
-                ui.separator();
-                if ui.button("Save  (Ctrl+S)").clicked() {
-                    self.save(&ctx);
-                }
-                if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
-                    self.start_dialog(DialogKind::SaveAs, &ctx);
-                }
-                ui.separator();
-                // The importers (Warzone 2100, StarCraft II) plug in here: each becomes a
-                // job like `jobs::open`, reading through its converter instead of the readers.
-                ui.menu_button("Import", |ui| {
-                    ui.add_enabled(false, egui::Button::new("Warzone 2100 map…"))
-                        .on_disabled_hover_text("the Warzone 2100 importer is its own issue");
-                    ui.add_enabled(false, egui::Button::new("StarCraft II map…"))
-                        .on_disabled_hover_text("the StarCraft II importer is its own issue");
-                });
-                ui.separator();
-                if ui.button("Quit  (Ctrl+Q)").clicked() {
-                    self.request(Pending::Quit, &ctx);
-                }
-            });
-            ui.menu_button("Edit", |ui| {
-                let (undo, redo) = self
-                    .doc
-                    .as_ref()
-                    .map(|d| {
-                        (
-                            d.history.next_undo().map(|c| c.describe()),
-                            d.history.next_redo().map(|c| c.describe()),
-                        )
-                    })
-                    .unwrap_or((None, None));
-                if ui
-                    .add_enabled(
-                        undo.is_some(),
-                        egui::Button::new(format!("Undo {}  (Ctrl+Z)", undo.unwrap_or_default())),
-                    )
-                    .clicked()
-                {
-                    self.undo(false);
-                }
-                if ui
-                    .add_enabled(
-                        redo.is_some(),
-                        egui::Button::new(format!(
-                            "Redo {}  (Ctrl+Shift+Z)",
-                            redo.unwrap_or_default()
-                        )),
-                    )
-                    .clicked()
-                {
-                    self.undo(true);
-                }
-            });
-            ui.menu_button("View", |ui| {
-                if let Some(doc) = &self.doc {
-                    if ui.button("Frame the whole map  (F)").clicked() {
-                        self.viewport.frame_map(&doc.map);
-                    }
-                    let label = if self.viewport.camera.ortho {
-                        "Perspective  (T)"
-                    } else {
-                        "Top-down  (T)"
-                    };
-                    if ui.button(label).clicked() {
-                        self.viewport.toggle_top_down(&doc.map);
-                    }
-                }
-                ui.checkbox(&mut self.show_log, "Log");
-            });
-        });
-    }
-
-    fn discard_dialog(&mut self, ctx: &egui::Context) {
-        let Some(action) = self.pending.clone() else {
-            return;
-        };
-        let what = match &action {
-            Pending::Quit => "quitting",
-            _ => "opening another map",
-        };
-        let mut choice = None;
-        egui::Modal::new(egui::Id::unique("discard changes")).show(ctx, |ui| {
-            ui.heading("Unsaved changes");
-            ui.label(format!(
-                "The map has changes that are not saved. Save them before {what}?"
-            ));
-            ui.horizontal(|ui| {
-                if ui.button("Save").clicked() {
-                    choice = Some(0);
-                }
-                if ui.button("Discard changes").clicked() {
-                    choice = Some(1);
-                }
-                if ui.button("Cancel").clicked() {
-                    choice = Some(2);
-                }
-            });
-        });
-        match choice {
-            Some(0) => {
-                self.pending = None;
-                self.after_save = Some(action);
-                self.save(ctx);
-            }
-            Some(1) => {
-                self.pending = None;
-                if let Some(d) = &mut self.doc {
-                    d.dirty = false;
-                }
-                self.perform(action, ctx);
-            }
-            Some(2) => self.pending = None,
-            _ => {}
-        }
-    }
-
-    fn screenshot_step(&mut self, ctx: &egui::Context) {
-        let ready = self.doc.is_some() && self.job.is_none();
-        let Some(plan) = &mut self.screenshot else {
-            return;
-        };
-        ctx.request_repaint();
-        if plan.done.load(Ordering::Acquire) {
-            let path = plan.path.clone();
-            self.screenshot = None;
-            self.log
-                .info(format!("screenshot saved to {}", path.display()));
-            self.finish(Ok(()), ctx);
-            return;
-        }
-        if !ready || plan.requested {
-            return;
-        }
-        if plan.frames_left > 0 {
-            plan.frames_left -= 1;
-            return;
-        }
-        plan.requested = true;
-        let (path, done, outcome) = (plan.path.clone(), plan.done.clone(), self.outcome.clone());
-        let repaint = ctx.clone();
-        ctx.request_screenshot(move |image| {
-            let [w, h] = image.size;
-            let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
-            let saved = image::RgbaImage::from_raw(w as u32, h as u32, bytes)
-                .ok_or_else(|| "the screenshot has the wrong size".to_string())
-                .and_then(|img| {
-                    img.save(&path)
-                        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-                });
-            if let Err(e) = saved
-                && let Ok(mut o) = outcome.lock()
-            {
-                *o = Some(Err(e));
-            }
-            done.store(true, Ordering::Release);
-            repaint.request_repaint();
-        });
     }
 
     fn view_corners(&self) -> Option<[[f32; 2]; 4]> {
