@@ -261,7 +261,11 @@ impl EditorApp {
             return;
         };
         self.dialog = None;
-        let Some(path) = picked else { return };
+        let Some(path) = picked else {
+            // cancelled: whatever waited for a save does not happen
+            self.after_save = None;
+            return;
+        };
         match kind {
             DialogKind::OpenFile | DialogKind::OpenFolder => {
                 self.start_open(Source::Path(path), ctx)
