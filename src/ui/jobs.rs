@@ -219,3 +219,42 @@ pub fn save(map: Arc<Map>, dir: PathBuf, repaint: egui::Context) -> Job {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::MapSize;
+
+    fn wait(job: &Job) -> Outcome {
+        let t0 = Instant::now();
+        loop {
+            if let Some(o) = job.poll() {
+                return o;
+            }
+            assert!(t0.elapsed().as_secs() < 120, "{} never finished", job.label);
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn save_then_open_on_worker_threads() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("Saved");
+        let map = crate::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 4, "Saved");
+        let ctx = egui::Context::default();
+        let saved = wait(&save(Arc::new(map.clone()), project.clone(), ctx.clone()));
+        assert!(matches!(saved, Outcome::Saved { .. }));
+        let opened = wait(&open(Source::Path(project.clone()), None, ctx.clone()));
+        let Outcome::Opened {
+            map: back, scene, ..
+        } = opened
+        else {
+            panic!("the saved project did not open");
+        };
+        assert!(scene.is_none(), "no GPU was given");
+        assert_eq!(back.metal, map.metal);
+        assert_eq!(back.teams, map.teams);
+        let missing = wait(&open(Source::Path(dir.path().join("nope")), None, ctx));
+        assert!(matches!(missing, Outcome::Failed { .. }));
+    }
+}
