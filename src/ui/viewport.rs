@@ -176,7 +176,7 @@ impl Viewport {
         self.size_px = [w, h];
         let aspect = w as f32 / h as f32;
 
-        self.handle_camera_input(ui, &response, rect, &doc.map, aspect);
+        self.handle_camera_input(ui, &response, rect, &doc.map);
 
         // the ground under the cursor
         self.hover = response.hover_pos().and_then(|p| {
@@ -234,9 +234,7 @@ impl Viewport {
         response: &egui::Response,
         rect: egui::Rect,
         map: &Map,
-        aspect: f32,
     ) {
-        let _ = aspect;
         let elmos_per_point =
             2.0 * self.camera.distance_elmos * (self.camera.fov_y_rad * 0.5).tan()
                 / rect.height().max(1.0);
