@@ -13,6 +13,8 @@ pub struct Document {
     pub project_dir: Option<PathBuf>,
     /// What it was opened from, for the title and the recent list.
     pub opened_from: Option<PathBuf>,
+    /// The importer's report for an imported map, saved beside the project.
+    pub import_report: Option<String>,
     pub history: History,
     /// Changed since it was opened or last saved.
     pub dirty: bool,
@@ -33,6 +35,7 @@ impl Document {
                 None
             },
             opened_from,
+            import_report: None,
             history: History::default(),
             dirty: false,
             revision: 0,

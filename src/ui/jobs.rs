@@ -1,12 +1,15 @@
 //! Long jobs (open, import, save) on a worker thread, with progress the window shows while it
 //! stays responsive. A job ends with one [`Outcome`], picked up by polling each frame.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use crate::formats::import_report::{IMPORT_REPORT_FILE, ImportReport};
+use crate::formats::wz2100::{self, MapListing, Wz2100Options};
+use crate::formats::{sc2, sc2::Sc2Options};
 use crate::gpu::{GpuContext, MapScene, Renderer};
 use crate::map::Map;
 
@@ -45,7 +48,12 @@ impl Progress {
 pub enum Source {
     /// The starter map shipped with the editor.
     Starter,
+    /// A project folder or a map the readers open (`.sd7`, `.sdz`, `.sdd`, `.smf`).
     Path(PathBuf),
+    /// One map of a Warzone 2100 source (a `.wz`, a data folder or a map folder), imported.
+    Wz2100 { source: PathBuf, map: String },
+    /// A StarCraft II `.SC2Map`, imported.
+    Sc2(PathBuf),
 }
 
 impl Source {
@@ -53,7 +61,48 @@ impl Source {
         match self {
             Source::Starter => "the starter map".into(),
             Source::Path(p) => p.display().to_string(),
+            Source::Wz2100 { source, map } => {
+                format!("Warzone 2100 map {map} from {}", source.display())
+            }
+            Source::Sc2(p) => format!("StarCraft II map {}", p.display()),
         }
+    }
+
+    /// The file it was read from, for the title (`None` for the starter map).
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::Starter => None,
+            Source::Path(p) | Source::Sc2(p) | Source::Wz2100 { source: p, .. } => Some(p),
+        }
+    }
+
+    /// Whether it goes through an importer (the result is a new, unsaved map).
+    pub fn is_import(&self) -> bool {
+        matches!(self, Source::Wz2100 { .. } | Source::Sc2(_))
+    }
+}
+
+/// What a path given to the editor (command line, drop, recent list) is: a map to open, a
+/// StarCraft II map to import, or a Warzone 2100 source whose maps must be listed first.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathKind {
+    Open(Source),
+    ListWz2100(PathBuf),
+}
+
+/// Sorts a path by its name and, for folders, by what they hold.
+pub fn classify(path: &Path) -> PathKind {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let wz_folder = path.is_dir()
+        && (path.join("multiplay").join("maps").is_dir() || path.join("game.map").is_file());
+    match ext.as_str() {
+        "sc2map" => PathKind::Open(Source::Sc2(path.to_path_buf())),
+        "wz" => PathKind::ListWz2100(path.to_path_buf()),
+        _ if wz_folder => PathKind::ListWz2100(path.to_path_buf()),
+        _ => PathKind::Open(Source::Path(path.to_path_buf())),
     }
 }
 
@@ -65,7 +114,14 @@ pub enum Outcome {
         /// `None` when there is no GPU (the window then shows no view).
         scene: Option<Box<MapScene>>,
         warnings: Vec<String>,
+        /// The importer's report (converted, dropped, guessed), for an imported map.
+        report: Option<ImportReport>,
         seconds: f32,
+    },
+    /// The maps a Warzone 2100 source holds, for the user to pick one.
+    Listed {
+        source: PathBuf,
+        maps: Vec<MapListing>,
     },
     Saved {
         dir: PathBuf,
@@ -152,14 +208,26 @@ pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> J
     let r = repaint.clone();
     spawn(label.clone(), repaint, move |p| {
         let t0 = Instant::now();
-        p.set_stage("reading");
+        p.set_stage(if source.is_import() {
+            "importing"
+        } else {
+            "reading"
+        });
         let read = match &source {
-            Source::Starter => crate::assets::starter_map().map(|m| (m, Vec::new())),
+            Source::Starter => crate::assets::starter_map().map(|m| (m, Vec::new(), None)),
             Source::Path(path) => crate::formats::open_map(path)
-                .map(|l| (l.map, l.warnings))
+                .map(|l| (l.map, l.warnings, None))
+                .map_err(|e| e.to_string()),
+            Source::Wz2100 { source, map } => {
+                wz2100::import(source, Some(map), &Wz2100Options::default())
+                    .map(|(m, r)| (m, Vec::new(), Some(r)))
+                    .map_err(|e| e.to_string())
+            }
+            Source::Sc2(path) => sc2::import(path, &Sc2Options::default())
+                .map(|(m, r)| (m, Vec::new(), Some(r)))
                 .map_err(|e| e.to_string()),
         };
-        let (map, warnings) = match read {
+        let (map, warnings, report) = match read {
             Ok(x) => x,
             Err(error) => {
                 return Outcome::Failed {
@@ -194,19 +262,43 @@ pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> J
             map: Box::new(map),
             scene,
             warnings,
+            report,
             seconds: t0.elapsed().as_secs_f32(),
         }
     })
 }
 
-/// Saves `map` as a project folder at `dir`, off the UI thread. The map is shared, not copied:
-/// edits made meanwhile copy it on write.
-pub fn save(map: Arc<Map>, dir: PathBuf, repaint: egui::Context) -> Job {
+/// Lists the maps in a Warzone 2100 source, off the UI thread.
+pub fn list_wz2100(source: PathBuf, repaint: egui::Context) -> Job {
+    let label = format!("Listing the Warzone 2100 maps in {}", source.display());
+    spawn(label.clone(), repaint, move |p| {
+        p.set_stage("reading the archive");
+        match wz2100::list_maps(&source) {
+            Ok(maps) => Outcome::Listed { source, maps },
+            Err(e) => Outcome::Failed {
+                what: label,
+                error: e.to_string(),
+                source: Some(Source::Path(source)),
+            },
+        }
+    })
+}
+
+/// Saves `map` as a project folder at `dir`, off the UI thread, with the import report of an
+/// imported map beside it. The map is shared, not copied: edits made meanwhile copy it on write.
+pub fn save(map: Arc<Map>, report: Option<String>, dir: PathBuf, repaint: egui::Context) -> Job {
     let label = format!("Saving {}", dir.display());
     spawn(label.clone(), repaint, move |p| {
         let t0 = Instant::now();
         p.set_stage("writing the project folder");
-        match super::document::save_project_dir(&map, &dir) {
+        let saved = super::document::save_project_dir(&map, &dir).and_then(|()| match &report {
+            Some(text) => {
+                let path = dir.join(IMPORT_REPORT_FILE);
+                std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+            }
+            None => Ok(()),
+        });
+        match saved {
             Ok(()) => Outcome::Saved {
                 dir,
                 seconds: t0.elapsed().as_secs_f32(),
@@ -242,7 +334,12 @@ mod tests {
         let project = dir.path().join("Saved");
         let map = crate::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 4, "Saved");
         let ctx = egui::Context::default();
-        let saved = wait(&save(Arc::new(map.clone()), project.clone(), ctx.clone()));
+        let saved = wait(&save(
+            Arc::new(map.clone()),
+            None,
+            project.clone(),
+            ctx.clone(),
+        ));
         assert!(matches!(saved, Outcome::Saved { .. }));
         let opened = wait(&open(Source::Path(project.clone()), None, ctx.clone()));
         let Outcome::Opened {

@@ -49,7 +49,7 @@ impl EditorApp {
                     }
                     for p in self.recent.paths().to_vec() {
                         if ui.button(p.display().to_string()).clicked() {
-                            self.request(Pending::Open(Source::Path(p)), &ctx);
+                            self.open_path(p, &ctx);
                         }
                     }
                 });
@@ -64,14 +64,8 @@ impl EditorApp {
                     self.start_dialog(DialogKind::SaveAs, &ctx);
                 }
                 ui.separator();
-                // The importers (Warzone 2100, StarCraft II) plug in here: each becomes a
-                // job like `jobs::open`, reading through its converter instead of the readers.
-                ui.menu_button("Import", |ui| {
-                    ui.add_enabled(false, egui::Button::new("Warzone 2100 map…"))
-                        .on_disabled_hover_text("the Warzone 2100 importer is its own issue");
-                    ui.add_enabled(false, egui::Button::new("StarCraft II map…"))
-                        .on_disabled_hover_text("the StarCraft II importer is its own issue");
-                });
+                // Each importer is a job like `jobs::open`, reading through its converter.
+                ui.menu_button("Import", |ui| self.import_menu(ui, &ctx));
                 ui.separator();
                 if ui.button("Quit  (Ctrl+Q)").clicked() {
                     self.request(Pending::Quit, &ctx);

@@ -2,6 +2,7 @@
 //! window out (menu, tools and minimap on the left, properties on the right, the 3D view in
 //! the middle, log and status bar at the bottom).
 
+mod import;
 mod menu;
 mod screenshot;
 
@@ -15,7 +16,7 @@ use crate::gpu::{GpuContext, HeightKernels, MapScene, Renderer};
 
 use super::EditorOptions;
 use super::document::Document;
-use super::jobs::{self, Job, Outcome, Source, WorkerGpu};
+use super::jobs::{self, Job, Outcome, PathKind, Source, WorkerGpu};
 use super::log_panel::LogPanel;
 use super::minimap_panel::MinimapPanel;
 use super::properties_panel::PropertiesPanel;
@@ -45,6 +46,9 @@ enum DialogKind {
     OpenFile,
     OpenFolder,
     SaveAs,
+    ImportWz2100File,
+    ImportWz2100Folder,
+    ImportSc2,
 }
 
 /// `--screenshot`: frames still to draw, and then the picture.
@@ -71,6 +75,8 @@ pub struct EditorApp {
     after_save: Option<Pending>,
     dialog: Option<Receiver<(DialogKind, Option<PathBuf>)>>,
     screenshot: Option<ScreenshotPlan>,
+    /// A Warzone 2100 source's maps, waiting for the user to pick one.
+    wz_choice: Option<import::Wz2100Choice>,
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
     quitting: bool,
     show_log: bool,
@@ -131,6 +137,7 @@ impl EditorApp {
                 requested: false,
                 done: Arc::new(AtomicBool::new(false)),
             }),
+            wz_choice: None,
             outcome,
             quitting: false,
             show_log: true,
@@ -139,8 +146,10 @@ impl EditorApp {
             job_longest_frame: std::time::Duration::ZERO,
             last_frame: std::time::Instant::now(),
         };
-        let source = options.open.map(Source::Path).unwrap_or(Source::Starter);
-        app.start_open(source, &cc.egui_ctx);
+        match options.open {
+            Some(path) => app.open_path(path, &cc.egui_ctx),
+            None => app.start_open(Source::Starter, &cc.egui_ctx),
+        }
         app
     }
 
@@ -181,14 +190,29 @@ impl EditorApp {
         self.job = Some(jobs::open(source, self.worker_gpu(), ctx.clone()));
     }
 
+    /// Opens a path the user gave (command line, drop, dialog, recent list): maps and projects
+    /// open, a `.SC2Map` imports, a Warzone 2100 source lists its maps to pick from.
+    fn open_path(&mut self, path: PathBuf, ctx: &egui::Context) {
+        match jobs::classify(&path) {
+            PathKind::Open(source) => self.request(Pending::Open(source), ctx),
+            PathKind::ListWz2100(source) => self.start_list_wz2100(source, ctx),
+        }
+    }
+
     fn start_save(&mut self, dir: PathBuf, ctx: &egui::Context) {
         if self.busy() {
             self.log.warn("wait for the running job to finish");
             return;
         }
         if let Some(doc) = &self.doc {
-            self.job = Some(jobs::save(doc.map.clone(), dir, ctx.clone()));
+            let report = doc.import_report.clone();
+            self.job = Some(jobs::save(doc.map.clone(), report, dir, ctx.clone()));
         }
+    }
+
+    /// Saves the map as a project folder at `dir`, as Save As does once a folder is picked.
+    pub fn save_to(&mut self, dir: PathBuf, ctx: &egui::Context) {
+        self.start_save(dir, ctx);
     }
 
     fn save(&mut self, ctx: &egui::Context) {
@@ -237,10 +261,22 @@ impl EditorApp {
                     DialogKind::OpenFile => rfd::FileDialog::new()
                         .set_title("Open a map")
                         .add_filter("Spring maps", &["sd7", "sdz", "smf"])
+                        .add_filter("Maps to import", &["wz", "SC2Map", "sc2map"])
                         .pick_file(),
                     DialogKind::OpenFolder => rfd::FileDialog::new()
                         .set_title("Open a project folder or an .sdd")
                         .pick_folder(),
+                    DialogKind::ImportWz2100File => rfd::FileDialog::new()
+                        .set_title("Import a Warzone 2100 map: pick a .wz archive")
+                        .add_filter("Warzone 2100 archives", &["wz"])
+                        .pick_file(),
+                    DialogKind::ImportWz2100Folder => rfd::FileDialog::new()
+                        .set_title("Import a Warzone 2100 map: pick a map or data folder")
+                        .pick_folder(),
+                    DialogKind::ImportSc2 => rfd::FileDialog::new()
+                        .set_title("Import a StarCraft II map")
+                        .add_filter("StarCraft II maps", &["SC2Map", "sc2map"])
+                        .pick_file(),
                     DialogKind::SaveAs => rfd::FileDialog::new()
                         .set_title("Save as a project folder")
                         .set_file_name(stem)
@@ -267,9 +303,11 @@ impl EditorApp {
             return;
         };
         match kind {
-            DialogKind::OpenFile | DialogKind::OpenFolder => {
-                self.start_open(Source::Path(path), ctx)
+            DialogKind::OpenFile | DialogKind::OpenFolder => self.open_path(path, ctx),
+            DialogKind::ImportWz2100File | DialogKind::ImportWz2100Folder => {
+                self.start_list_wz2100(path, ctx)
             }
+            DialogKind::ImportSc2 => self.start_open(Source::Sc2(path), ctx),
             DialogKind::SaveAs => self.start_save(path, ctx),
         }
     }
@@ -285,12 +323,10 @@ impl EditorApp {
                 map,
                 scene,
                 warnings,
+                report,
                 seconds,
             } => {
-                let path = match &source {
-                    Source::Path(p) => Some(p.clone()),
-                    Source::Starter => None,
-                };
+                let path = source.path().map(|p| p.to_path_buf());
                 let mb = |b: u64| b as f64 / (1u64 << 20) as f64;
                 let gpu_mib = scene.as_ref().map(|s| mb(s.gpu_bytes())).unwrap_or(0.0);
                 let line = format!(
@@ -311,13 +347,24 @@ impl EditorApp {
                 {
                     self.log.warn(e);
                 }
-                let doc = Document::new(*map, path);
+                let mut doc = Document::new(*map, path);
+                if let Some(report) = report {
+                    for line in report.to_text().lines().filter(|l| !l.trim().is_empty()) {
+                        self.log.info(line.to_string());
+                    }
+                    self.log.info(
+                        "imported: not saved yet; File > Save As writes the project folder and the report",
+                    );
+                    doc.import_report = Some(report.to_text());
+                    doc.dirty = true;
+                }
                 self.viewport.reset();
                 self.viewport.frame_map(&doc.map);
                 self.minimap.invalidate();
                 self.doc = Some(doc);
                 self.scene = scene.map(|s| *s);
             }
+            Outcome::Listed { source, maps } => self.offer_wz2100_maps(source, maps, ctx),
             Outcome::Saved { dir, seconds } => {
                 self.log
                     .info(format!("saved {} in {seconds:.1} s", dir.display()));
@@ -434,7 +481,7 @@ impl eframe::App for EditorApp {
                 .collect()
         });
         if let Some(p) = dropped.into_iter().next() {
-            self.request(Pending::Open(Source::Path(p)), &ctx);
+            self.open_path(p, &ctx);
         }
         // closing the window with unsaved changes asks first
         if ctx.input(|i| i.viewport().close_requested())
@@ -527,6 +574,8 @@ impl eframe::App for EditorApp {
                         .ui(ui, doc, scene, &vg, &self.tools, &mut self.log);
                 }
                 _ => {
+                    let fill = ui.visuals().panel_fill;
+                    ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                     ui.centered_and_justified(|ui| {
                         if let Some(j) = &self.job {
                             ui.label(format!("{} … {}", j.label, j.progress.stage()));
@@ -539,6 +588,7 @@ impl eframe::App for EditorApp {
                 }
             }
         });
+        self.wz2100_chooser(&ctx);
         self.discard_dialog(&ctx);
         self.screenshot_step(&ctx);
 
