@@ -2,48 +2,23 @@
 //! drawn into the window): it opens on the starter map, draws it, and undoes a stroke.
 //! Skips with a message when there is no GPU adapter.
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod editor_support;
 
+use editor_support::{editor, gpu_setup, step_until};
 use egui_kittest::{Harness, SnapshotOptions};
 use groundwork::ui::{EditorApp, EditorOptions};
 
-fn setup() -> Option<egui_wgpu::WgpuSetup> {
-    if let Err(e) = groundwork::gpu::GpuContext::headless() {
-        eprintln!("skipped: no GPU adapter ({e})");
-        return None;
-    }
-    let mut setup = match egui_kittest::wgpu::default_wgpu_setup() {
-        egui_wgpu::WgpuSetup::CreateNew(s) => s,
-        other => return Some(other),
-    };
-    setup.device_descriptor = Arc::new(groundwork::gpu::context::device_descriptor);
-    Some(egui_wgpu::WgpuSetup::CreateNew(setup))
-}
-
 fn wait_until_ready(harness: &mut Harness<'_, EditorApp>) {
-    let t0 = Instant::now();
-    while !harness.state().is_ready() {
-        assert!(
-            t0.elapsed() < Duration::from_secs(300),
-            "the starter map never opened"
-        );
-        harness.step();
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    for _ in 0..3 {
+    step_until(harness, "the starter map opening", |h| h.state().is_ready());
+    for _ in 0..2 {
         harness.step();
     }
 }
 
 #[test]
 fn the_editor_opens_on_the_starter_map() {
-    let Some(setup) = setup() else { return };
-    let outcome = Arc::new(Mutex::new(None));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .wgpu_setup(setup)
-        .build_eframe(|cc| EditorApp::new(cc, EditorOptions::default(), outcome.clone()));
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
     wait_until_ready(&mut harness);
     assert!(harness.state().is_ready());
     let title = harness.state().title();
@@ -64,12 +39,8 @@ fn the_editor_opens_on_the_starter_map() {
 
 #[test]
 fn a_brush_stroke_in_the_window_undoes_and_redoes() {
-    let Some(setup) = setup() else { return };
-    let outcome = Arc::new(Mutex::new(None));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .wgpu_setup(setup)
-        .build_eframe(|cc| EditorApp::new(cc, EditorOptions::default(), outcome.clone()));
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
     wait_until_ready(&mut harness);
     let before = harness.state().document().unwrap().map.heights.clone();
 

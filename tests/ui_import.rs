@@ -4,11 +4,11 @@
 //! Skips with a message when there is no GPU adapter or the data is absent.
 
 mod common;
+mod editor_support;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
+use editor_support::{editor, gpu_setup, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use groundwork::formats::import_report::IMPORT_REPORT_FILE;
@@ -16,19 +16,6 @@ use groundwork::formats::wz2100::{self, MapStatus};
 use groundwork::ui::{EditorApp, EditorOptions};
 
 const MP_WZ: &str = "/usr/share/games/warzone2100/mp.wz";
-
-fn setup() -> Option<egui_wgpu::WgpuSetup> {
-    if let Err(e) = groundwork::gpu::GpuContext::headless() {
-        eprintln!("skipped: no GPU adapter ({e})");
-        return None;
-    }
-    let mut setup = match egui_kittest::wgpu::default_wgpu_setup() {
-        egui_wgpu::WgpuSetup::CreateNew(s) => s,
-        other => return Some(other),
-    };
-    setup.device_descriptor = Arc::new(groundwork::gpu::context::device_descriptor);
-    Some(egui_wgpu::WgpuSetup::CreateNew(setup))
-}
 
 /// Keeps the recent-files list of the person running the tests out of it.
 fn private_config() -> tempfile::TempDir {
@@ -38,29 +25,13 @@ fn private_config() -> tempfile::TempDir {
     dir
 }
 
-fn editor(open: &Path, setup: egui_wgpu::WgpuSetup) -> Harness<'static, EditorApp> {
-    let outcome = Arc::new(Mutex::new(None));
+/// The editor started on `open`, as `groundwork PATH` starts it.
+fn editor_on(open: &Path, setup: egui_wgpu::WgpuSetup) -> Harness<'static, EditorApp> {
     let options = EditorOptions {
         open: Some(open.to_path_buf()),
         ..EditorOptions::default()
     };
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .wgpu_setup(setup)
-        .build_eframe(move |cc| EditorApp::new(cc, options, outcome.clone()))
-}
-
-fn step_until(harness: &mut Harness<'_, EditorApp>, what: &str, done: impl Fn(&EditorApp) -> bool) {
-    let t0 = Instant::now();
-    while !done(harness.state()) {
-        assert!(
-            t0.elapsed() < Duration::from_secs(300),
-            "{what} never happened"
-        );
-        harness.step();
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    harness.step();
+    editor(options, setup)
 }
 
 #[test]
@@ -70,7 +41,7 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
         eprintln!("skipped: warzone2100-data not found");
         return;
     }
-    let Some(setup) = setup() else { return };
+    let Some(setup) = gpu_setup() else { return };
     let config = private_config();
     let maps = wz2100::list_maps(&mp).unwrap();
     let importable: Vec<_> = maps
@@ -82,19 +53,12 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
         .position(|m| m.name == "2c-urbanchasm")
         .expect("mp.wz holds 2c-urbanchasm");
 
-    let mut harness = editor(&mp, setup);
+    let mut harness = editor_on(&mp, setup);
     // the archive holds many maps: nothing opens until one is picked
-    let t0 = Instant::now();
-    while harness
-        .query_by_label("Import a Warzone 2100 map")
-        .is_none()
-    {
-        assert!(t0.elapsed() < Duration::from_secs(120), "no map chooser");
-        harness.step();
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    step_until(&mut harness, "the map chooser", |h| {
+        h.query_by_label("Import a Warzone 2100 map").is_some()
+    });
     assert!(harness.state().document().is_none());
-    harness.step();
     harness.snapshot_options(
         "ui_import_wz2100_chooser",
         &egui_kittest::SnapshotOptions::new()
@@ -111,7 +75,7 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
         "one button per importable map"
     );
     buttons[pick].click();
-    step_until(&mut harness, "the import", |app| app.is_ready());
+    step_until(&mut harness, "the import", |h| h.state().is_ready());
 
     let doc = harness.state().document().unwrap();
     assert!(doc.dirty, "an imported map is not saved yet");
@@ -139,8 +103,8 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
     let project = out.path().join("UrbanChasm");
     let ctx = harness.ctx.clone();
     harness.state_mut().save_to(project.clone(), &ctx);
-    step_until(&mut harness, "the save", |app| {
-        app.is_ready() && !app.document().unwrap().dirty
+    step_until(&mut harness, "the save", |h| {
+        h.state().is_ready() && !h.state().document().unwrap().dirty
     });
     let saved = std::fs::read_to_string(project.join(IMPORT_REPORT_FILE)).unwrap();
     assert_eq!(saved, report);
@@ -157,10 +121,10 @@ fn a_starcraft_map_on_the_command_line_imports() {
         eprintln!("skipped: fixtures not found");
         return;
     };
-    let Some(setup) = setup() else { return };
+    let Some(setup) = gpu_setup() else { return };
     let _config = private_config();
-    let mut harness = editor(&path, setup);
-    step_until(&mut harness, "the import", |app| app.is_ready());
+    let mut harness = editor_on(&path, setup);
+    step_until(&mut harness, "the import", |h| h.state().is_ready());
     let doc = harness.state().document().unwrap();
     assert!(doc.dirty);
     assert!(
