@@ -3,7 +3,8 @@
 //! and PSNR of the decoded ground texture against the source.
 //!
 //! `cargo bench --bench compile` (set `GROUNDWORK_BENCH_UNITS=8` for a smaller map, and
-//! `GROUNDWORK_BENCH_BEST=1` to add the slow best-quality encoder).
+//! `GROUNDWORK_BENCH_BEST=1` to add the slow best-quality encoder, `GROUNDWORK_BENCH_NOISE=0.35`
+//! for another per-texel noise amplitude, as a fraction of the byte range; default 0.12).
 
 use std::path::Path;
 use std::process::Command;
@@ -60,7 +61,7 @@ fn measure(cmd: &mut Command) -> Cost {
 
 /// A noisy texture: smooth colour fields with per-texel noise, so tiles neither repeat nor are
 /// pure white noise.
-fn make_inputs(dir: &Path, units: u32) -> Vec<u8> {
+fn make_inputs(dir: &Path, units: u32, noise_amplitude: f32) -> Vec<u8> {
     let side = 512 * units as usize;
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut rgb = vec![0u8; side * side * 3];
@@ -74,7 +75,7 @@ fn make_inputs(dir: &Path, units: u32) -> Vec<u8> {
         ];
         for c in 0..3 {
             let noise = ((r >> (c * 16)) & 0xff) as f32 - 128.0;
-            px[c] = (base[c] + noise * 0.12).clamp(0.0, 255.0) as u8;
+            px[c] = (base[c] + noise * noise_amplitude).clamp(0.0, 255.0) as u8;
         }
     }
     image::save_buffer(
@@ -207,12 +208,16 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(16);
+    let noise: f32 = std::env::var("GROUNDWORK_BENCH_NOISE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.12);
     let side = 512 * units as usize;
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("project");
     std::fs::create_dir_all(&project).unwrap();
     eprintln!("making a {units}x{units} map: {side}x{side} noisy texture ...");
-    let source = to_rgba(&make_inputs(&project, units));
+    let source = to_rgba(&make_inputs(&project, units, noise));
     let gw = env!("CARGO_BIN_EXE_groundwork");
     let mut rows = Vec::new();
 
@@ -279,7 +284,7 @@ fn main() {
     }
 
     println!(
-        "\n{units}x{units} map, {side}x{side} noisy texture, {} cores",
+        "\n{units}x{units} map, {side}x{side} noisy texture (noise amplitude {noise}), {} cores",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     println!(
