@@ -1,6 +1,7 @@
 //! File > Import in the real editor (egui_kittest on the wgpu path): a Warzone 2100 archive
 //! lists its maps, picking one imports it as a new unsaved map, and Save As writes the project
-//! folder with the import report; a `.SC2Map` given on the command line imports directly.
+//! folder with the import report; a `.SC2Map` given on the command line imports directly; the
+//! menu shows both importers with their options, and the options reach the importer.
 //! Skips with a message when there is no GPU adapter or the data is absent.
 
 mod common;
@@ -135,4 +136,73 @@ fn a_starcraft_map_on_the_command_line_imports() {
     );
     assert!(doc.map.teams.len() >= 2);
     assert!(harness.state().title().contains("Simple64"));
+
+    // File > Import: both importers, each with its options
+    harness.get_by_label("File").click();
+    for _ in 0..3 {
+        harness.step();
+    }
+    harness.get_by_label("Import").hover();
+    for _ in 0..3 {
+        harness.step();
+    }
+    harness.get_by_label("StarCraft II map (.SC2Map)…");
+    for option in ["per cell", "per tile", "deep pit", "Minimap.tga"] {
+        assert!(
+            harness.query_all_by_label(option).next().is_some(),
+            "the menu has no {option}"
+        );
+    }
+    // the 3D view behind the menu differs a little between runs; the menu is what is checked
+    harness.mask(egui::Rect::from_min_max(
+        egui::pos2(600.0, 30.0),
+        egui::pos2(1280.0, 800.0),
+    ));
+    harness.snapshot_options(
+        "ui_import_menu",
+        &egui_kittest::SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(4000),
+    );
+}
+
+#[test]
+fn the_import_options_reach_the_importer() {
+    use groundwork::formats::sc2::Sc2Options;
+    use groundwork::ui::jobs::{self, Outcome, Source};
+    let Some(path) = common::fixture("sc2/Simple64.SC2Map") else {
+        eprintln!("skipped: fixtures not found");
+        return;
+    };
+    let ctx = egui::Context::default();
+    let width_elmos = |cell_elmos: u32| {
+        let options = Sc2Options {
+            cell_elmos,
+            ..Sc2Options::default()
+        };
+        let source = Source::Sc2 {
+            path: path.clone(),
+            options,
+        };
+        let job = jobs::open(source, None, ctx.clone());
+        let t0 = std::time::Instant::now();
+        loop {
+            match job.poll() {
+                Some(Outcome::Opened { map, report, .. }) => {
+                    assert!(report.is_some());
+                    return map.size.width_elmos();
+                }
+                Some(_) => panic!("the import failed"),
+                None => {
+                    assert!(t0.elapsed().as_secs() < 120, "the import never finished");
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+            }
+        }
+    };
+    let (small, default) = (width_elmos(16), width_elmos(32));
+    assert!(
+        small < default,
+        "16 elmos per cell gave {small}, 32 gave {default}"
+    );
 }

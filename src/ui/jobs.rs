@@ -51,9 +51,13 @@ pub enum Source {
     /// A project folder or a map the readers open (`.sd7`, `.sdz`, `.sdd`, `.smf`).
     Path(PathBuf),
     /// One map of a Warzone 2100 source (a `.wz`, a data folder or a map folder), imported.
-    Wz2100 { source: PathBuf, map: String },
+    Wz2100 {
+        source: PathBuf,
+        map: String,
+        options: Wz2100Options,
+    },
     /// A StarCraft II `.SC2Map`, imported.
-    Sc2(PathBuf),
+    Sc2 { path: PathBuf, options: Sc2Options },
 }
 
 impl Source {
@@ -61,10 +65,10 @@ impl Source {
         match self {
             Source::Starter => "the starter map".into(),
             Source::Path(p) => p.display().to_string(),
-            Source::Wz2100 { source, map } => {
+            Source::Wz2100 { source, map, .. } => {
                 format!("Warzone 2100 map {map} from {}", source.display())
             }
-            Source::Sc2(p) => format!("StarCraft II map {}", p.display()),
+            Source::Sc2 { path, .. } => format!("StarCraft II map {}", path.display()),
         }
     }
 
@@ -72,13 +76,15 @@ impl Source {
     pub fn path(&self) -> Option<&Path> {
         match self {
             Source::Starter => None,
-            Source::Path(p) | Source::Sc2(p) | Source::Wz2100 { source: p, .. } => Some(p),
+            Source::Path(p) | Source::Sc2 { path: p, .. } | Source::Wz2100 { source: p, .. } => {
+                Some(p)
+            }
         }
     }
 
     /// Whether it goes through an importer (the result is a new, unsaved map).
     pub fn is_import(&self) -> bool {
-        matches!(self, Source::Wz2100 { .. } | Source::Sc2(_))
+        matches!(self, Source::Wz2100 { .. } | Source::Sc2 { .. })
     }
 }
 
@@ -86,7 +92,8 @@ impl Source {
 /// StarCraft II map to import, or a Warzone 2100 source whose maps must be listed first.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PathKind {
-    Open(Source),
+    Open(PathBuf),
+    ImportSc2(PathBuf),
     ListWz2100(PathBuf),
 }
 
@@ -99,10 +106,10 @@ pub fn classify(path: &Path) -> PathKind {
     let wz_folder = path.is_dir()
         && (path.join("multiplay").join("maps").is_dir() || path.join("game.map").is_file());
     match ext.as_str() {
-        "sc2map" => PathKind::Open(Source::Sc2(path.to_path_buf())),
+        "sc2map" => PathKind::ImportSc2(path.to_path_buf()),
         "wz" => PathKind::ListWz2100(path.to_path_buf()),
         _ if wz_folder => PathKind::ListWz2100(path.to_path_buf()),
-        _ => PathKind::Open(Source::Path(path.to_path_buf())),
+        _ => PathKind::Open(path.to_path_buf()),
     }
 }
 
@@ -218,12 +225,14 @@ pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> J
             Source::Path(path) => crate::formats::open_map(path)
                 .map(|l| (l.map, l.warnings, None))
                 .map_err(|e| e.to_string()),
-            Source::Wz2100 { source, map } => {
-                wz2100::import(source, Some(map), &Wz2100Options::default())
-                    .map(|(m, r)| (m, Vec::new(), Some(r)))
-                    .map_err(|e| e.to_string())
-            }
-            Source::Sc2(path) => sc2::import(path, &Sc2Options::default())
+            Source::Wz2100 {
+                source,
+                map,
+                options,
+            } => wz2100::import(source, Some(map), options)
+                .map(|(m, r)| (m, Vec::new(), Some(r)))
+                .map_err(|e| e.to_string()),
+            Source::Sc2 { path, options } => sc2::import(path, options)
                 .map(|(m, r)| (m, Vec::new(), Some(r)))
                 .map_err(|e| e.to_string()),
         };
@@ -316,6 +325,28 @@ pub fn save(map: Arc<Map>, report: Option<String>, dir: PathBuf, repaint: egui::
 mod tests {
     use super::*;
     use crate::map::MapSize;
+
+    #[test]
+    fn paths_sort_into_open_import_and_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let wz_map = dir.path().join("2c-Test");
+        std::fs::create_dir_all(&wz_map).unwrap();
+        std::fs::write(wz_map.join("game.map"), b"map ").unwrap();
+        let wz_data = dir.path().join("data");
+        std::fs::create_dir_all(wz_data.join("multiplay").join("maps")).unwrap();
+        let project = dir.path().join("Project");
+        std::fs::create_dir_all(&project).unwrap();
+        let p = |s: &str| PathBuf::from(s);
+        assert_eq!(
+            classify(&p("a/B.SC2Map")),
+            PathKind::ImportSc2(p("a/B.SC2Map"))
+        );
+        assert_eq!(classify(&p("mp.wz")), PathKind::ListWz2100(p("mp.wz")));
+        assert_eq!(classify(&wz_map), PathKind::ListWz2100(wz_map.clone()));
+        assert_eq!(classify(&wz_data), PathKind::ListWz2100(wz_data.clone()));
+        assert_eq!(classify(&project), PathKind::Open(project.clone()));
+        assert_eq!(classify(&p("x/Map.sd7")), PathKind::Open(p("x/Map.sd7")));
+    }
 
     fn wait(job: &Job) -> Outcome {
         let t0 = Instant::now();

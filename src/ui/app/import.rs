@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::formats::wz2100::{MapListing, MapStatus, SYSTEM_DATA_DIR};
+use crate::formats::sc2::{Chasm, Sc2Options, TextureSource};
+use crate::formats::wz2100::{MapListing, MapStatus, SYSTEM_DATA_DIR, Wz2100Options};
 
 use super::{DialogKind, EditorApp, Pending, Source, jobs};
 
@@ -11,6 +12,53 @@ use super::{DialogKind, EditorApp, Pending, Source, jobs};
 pub struct Wz2100Choice {
     pub source: PathBuf,
     pub maps: Vec<MapListing>,
+}
+
+/// How the importers scale and convert: the command line's options, kept for the session.
+#[derive(Clone, Debug, Default)]
+pub struct ImportOptions {
+    pub wz2100: Wz2100Options,
+    pub sc2: Sc2Options,
+}
+
+fn wz2100_options_ui(ui: &mut egui::Ui, o: &mut Wz2100Options) {
+    ui.add(
+        egui::Slider::new(&mut o.tile_elmos, 16..=256)
+            .step_by(16.0)
+            .suffix(" elmos")
+            .text("per tile"),
+    )
+    .on_hover_text("Default 64. Bigger tiles make a bigger map; it must fit in 64 x 64 map units.");
+    ui.add(
+        egui::Slider::new(&mut o.height_scale, 0.25..=4.0)
+            .suffix("x")
+            .text("heights"),
+    );
+}
+
+fn sc2_options_ui(ui: &mut egui::Ui, o: &mut Sc2Options) {
+    ui.add(
+        egui::Slider::new(&mut o.cell_elmos, 8..=256)
+            .step_by(8.0)
+            .suffix(" elmos")
+            .text("per cell"),
+    )
+    .on_hover_text("Default 32. Bigger cells make a bigger map; it must fit in 64 x 64 map units.");
+    ui.add(
+        egui::Slider::new(&mut o.height_scale, 0.25..=4.0)
+            .suffix("x")
+            .text("heights"),
+    );
+    ui.horizontal(|ui| {
+        ui.label("Chasms:");
+        ui.radio_value(&mut o.chasm, Chasm::Pit, "deep pit");
+        ui.radio_value(&mut o.chasm, Chasm::Sea, "sea");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Ground:");
+        ui.radio_value(&mut o.texture, TextureSource::Layers, "texture layers");
+        ui.radio_value(&mut o.texture, TextureSource::Minimap, "Minimap.tga");
+    });
 }
 
 /// The game's own skirmish maps, where Debian's `warzone2100-data` puts them.
@@ -21,6 +69,7 @@ fn system_mp_wz() -> Option<PathBuf> {
 
 impl EditorApp {
     pub(super) fn import_menu(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
+        ui.strong("Warzone 2100");
         if ui.button("Warzone 2100 map (.wz archive)…").clicked() {
             self.start_dialog(DialogKind::ImportWz2100File, ctx);
         }
@@ -44,9 +93,28 @@ impl EditorApp {
         {
             self.start_list_wz2100(p, ctx);
         }
+        wz2100_options_ui(ui, &mut self.import_options.wz2100);
         ui.separator();
+        ui.strong("StarCraft II");
         if ui.button("StarCraft II map (.SC2Map)…").clicked() {
-            self.start_dialog(DialogKind::ImportSc2, ctx);
+            self.request(Pending::Dialog(DialogKind::ImportSc2), ctx);
+        }
+        sc2_options_ui(ui, &mut self.import_options.sc2);
+    }
+
+    /// A StarCraft II import of `path` with the options set in File > Import.
+    pub(super) fn sc2_source(&self, path: PathBuf) -> Source {
+        Source::Sc2 {
+            path,
+            options: self.import_options.sc2,
+        }
+    }
+
+    fn wz2100_source(&self, source: PathBuf, map: String) -> Source {
+        Source::Wz2100 {
+            source,
+            map,
+            options: self.import_options.wz2100.clone(),
         }
     }
 
@@ -79,8 +147,8 @@ impl EditorApp {
                     .unwrap_or_default()
             )),
             [only] if maps.len() == 1 => {
-                let map = only.name.clone();
-                self.request(Pending::Open(Source::Wz2100 { source, map }), ctx);
+                let source = self.wz2100_source(source, only.name.clone());
+                self.request(Pending::Open(source), ctx);
             }
             _ => self.wz_choice = Some(Wz2100Choice { source, maps }),
         }
@@ -91,6 +159,7 @@ impl EditorApp {
         let Some(choice) = &self.wz_choice else {
             return;
         };
+        let options = &mut self.import_options.wz2100;
         let mut open = true;
         let mut picked = None;
         egui::Window::new("Import a Warzone 2100 map")
@@ -100,6 +169,7 @@ impl EditorApp {
             .show(ctx, |ui| {
                 ui.label(format!("{}", choice.source.display()));
                 ui.weak("Script-generated maps (game.js only) have no terrain to import.");
+                wz2100_options_ui(ui, options);
                 ui.separator();
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::Grid::new("wz2100 maps")
@@ -134,9 +204,9 @@ impl EditorApp {
                 });
             });
         if let Some(map) = picked {
-            let source = choice.source.clone();
+            let source = self.wz2100_source(choice.source.clone(), map);
             self.wz_choice = None;
-            self.request(Pending::Open(Source::Wz2100 { source, map }), ctx);
+            self.request(Pending::Open(source), ctx);
         } else if !open {
             self.wz_choice = None;
         }

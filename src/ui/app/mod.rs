@@ -77,6 +77,8 @@ pub struct EditorApp {
     screenshot: Option<ScreenshotPlan>,
     /// A Warzone 2100 source's maps, waiting for the user to pick one.
     wz_choice: Option<import::Wz2100Choice>,
+    /// How the importers scale and convert, as set in File > Import.
+    import_options: import::ImportOptions,
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
     quitting: bool,
     show_log: bool,
@@ -138,6 +140,7 @@ impl EditorApp {
                 done: Arc::new(AtomicBool::new(false)),
             }),
             wz_choice: None,
+            import_options: import::ImportOptions::default(),
             outcome,
             quitting: false,
             show_log: true,
@@ -194,7 +197,8 @@ impl EditorApp {
     /// open, a `.SC2Map` imports, a Warzone 2100 source lists its maps to pick from.
     fn open_path(&mut self, path: PathBuf, ctx: &egui::Context) {
         match jobs::classify(&path) {
-            PathKind::Open(source) => self.request(Pending::Open(source), ctx),
+            PathKind::Open(p) => self.request(Pending::Open(Source::Path(p)), ctx),
+            PathKind::ImportSc2(p) => self.request(Pending::Open(self.sc2_source(p)), ctx),
             PathKind::ListWz2100(source) => self.start_list_wz2100(source, ctx),
         }
     }
@@ -307,7 +311,7 @@ impl EditorApp {
             DialogKind::ImportWz2100File | DialogKind::ImportWz2100Folder => {
                 self.start_list_wz2100(path, ctx)
             }
-            DialogKind::ImportSc2 => self.start_open(Source::Sc2(path), ctx),
+            DialogKind::ImportSc2 => self.start_open(self.sc2_source(path), ctx),
             DialogKind::SaveAs => self.start_save(path, ctx),
         }
     }
