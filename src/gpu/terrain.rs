@@ -4,6 +4,8 @@
 //! The meshes hold no heights: the vertex shader reads them from the height texture, so an
 //! edit shows the next frame without rebuilding anything.
 
+use std::ops::RangeInclusive;
+
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
@@ -140,16 +142,31 @@ impl ChunkGrid {
         self.bounds.is_empty()
     }
 
+    /// The chunk columns and rows a vertex rectangle touches (a vertex on a chunk border
+    /// belongs to both sides).
+    fn chunks_meeting(
+        &self,
+        x0: usize,
+        z0: usize,
+        w: usize,
+        h: usize,
+    ) -> (RangeInclusive<usize>, RangeInclusive<usize>) {
+        let cs = CHUNK_SQUARES as usize;
+        let cx1 = ((x0 + w) / cs).min(self.chunks_x as usize - 1);
+        let cz1 = ((z0 + h) / cs).min(self.chunks_z as usize - 1);
+        (
+            x0.saturating_sub(1) / cs..=cx1,
+            z0.saturating_sub(1) / cs..=cz1,
+        )
+    }
+
     /// Recomputes the height range of every chunk meeting the vertex rectangle.
     pub fn refresh(&mut self, heights: &HeightGrid, x0: usize, z0: usize, w: usize, h: usize) {
         let cs = CHUNK_SQUARES as usize;
         let (hw, hh) = heights.dims();
-        let cx0 = x0.saturating_sub(1) / cs;
-        let cz0 = z0.saturating_sub(1) / cs;
-        let cx1 = ((x0 + w) / cs).min(self.chunks_x as usize - 1);
-        let cz1 = ((z0 + h) / cs).min(self.chunks_z as usize - 1);
-        for cz in cz0..=cz1 {
-            for cx in cx0..=cx1 {
+        let (xs, zs) = self.chunks_meeting(x0, z0, w, h);
+        for cz in zs {
+            for cx in xs.clone() {
                 let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
                 for z in cz * cs..=((cz + 1) * cs).min(hh - 1) {
                     for &v in &heights.row(z)[cx * cs..=((cx + 1) * cs).min(hw - 1)] {
@@ -165,13 +182,9 @@ impl ChunkGrid {
     /// Widens the height range of the chunks meeting a vertex rectangle by `delta_elmos` both
     /// ways: while a stroke runs on the GPU, the CPU does not know the new heights yet.
     pub fn widen(&mut self, x0: usize, z0: usize, w: usize, h: usize, delta_elmos: f32) {
-        let cs = CHUNK_SQUARES as usize;
-        let cx0 = x0.saturating_sub(1) / cs;
-        let cz0 = z0.saturating_sub(1) / cs;
-        let cx1 = ((x0 + w) / cs).min(self.chunks_x as usize - 1);
-        let cz1 = ((z0 + h) / cs).min(self.chunks_z as usize - 1);
-        for cz in cz0..=cz1 {
-            for cx in cx0..=cx1 {
+        let (xs, zs) = self.chunks_meeting(x0, z0, w, h);
+        for cz in zs {
+            for cx in xs.clone() {
                 let b = &mut self.bounds[cz * self.chunks_x as usize + cx];
                 b.0 -= delta_elmos;
                 b.1 += delta_elmos;

@@ -9,14 +9,16 @@ use crate::map::{MapSettings, MoveSpeeds, TerrainType};
 #[derive(Debug, Default)]
 pub struct PropertiesPanel;
 
-/// A row for an optional number: a tick sets it (else the engine default applies).
-fn opt_f32(
+/// The frame every optional row shares: the label, a tick that sets the value (to `default`)
+/// or clears it (the engine default then applies), and `edit` for a set value or the `unset`
+/// text for a cleared one.
+fn optional_row<T: Clone>(
     ui: &mut egui::Ui,
     label: &str,
-    v: &mut Option<f32>,
-    default: f32,
-    range: RangeInclusive<f32>,
-    unit: &str,
+    v: &mut Option<T>,
+    default: T,
+    unset: impl FnOnce() -> String,
+    edit: impl FnOnce(&mut egui::Ui, &mut T, egui::Id) -> bool,
 ) -> bool {
     let l = ui.label(label).id;
     let mut changed = false;
@@ -32,116 +34,89 @@ fn opt_f32(
             changed = true;
         }
         match v {
-            Some(x) => {
-                let speed = ((range.end() - range.start()) / 500.0).max(0.001);
-                changed |= ui
-                    .add(
-                        egui::DragValue::new(x)
-                            .range(range.clone())
-                            .speed(speed)
-                            .suffix(unit),
-                    )
-                    .labelled_by(l)
-                    .changed();
-            }
+            Some(x) => changed |= edit(ui, x, l),
             None => {
-                ui.weak(format!("{default}{unit} (default)"));
+                ui.weak(unset());
             }
         }
     });
     ui.end_row();
     changed
+}
+
+/// A row for an optional number.
+fn opt_f32(
+    ui: &mut egui::Ui,
+    label: &str,
+    v: &mut Option<f32>,
+    default: f32,
+    range: RangeInclusive<f32>,
+    unit: &str,
+) -> bool {
+    let unset = || format!("{default}{unit} (default)");
+    optional_row(ui, label, v, default, unset, |ui, x, l| {
+        let speed = ((range.end() - range.start()) / 500.0).max(0.001);
+        ui.add(
+            egui::DragValue::new(x)
+                .range(range.clone())
+                .speed(speed)
+                .suffix(unit),
+        )
+        .labelled_by(l)
+        .changed()
+    })
 }
 
 fn opt_bool(ui: &mut egui::Ui, label: &str, v: &mut Option<bool>, default: bool) -> bool {
-    let l = ui.label(label).id;
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        let mut set = v.is_some();
-        if ui
-            .checkbox(&mut set, "")
+    let unset = || format!("{} (default)", if default { "yes" } else { "no" });
+    optional_row(ui, label, v, default, unset, |ui, b, l| {
+        ui.checkbox(b, if *b { "yes" } else { "no" })
             .labelled_by(l)
-            .on_hover_text("set (otherwise the engine default)")
             .changed()
-        {
-            *v = set.then_some(default);
-            changed = true;
-        }
-        match v {
-            Some(b) => {
-                changed |= ui
-                    .checkbox(b, if *b { "yes" } else { "no" })
-                    .labelled_by(l)
-                    .changed()
-            }
-            None => {
-                ui.weak(format!("{} (default)", if default { "yes" } else { "no" }));
-            }
-        }
-    });
-    ui.end_row();
-    changed
+    })
 }
 
 fn opt_string(ui: &mut egui::Ui, label: &str, v: &mut Option<String>) -> bool {
-    let l = ui.label(label).id;
+    let unset = || "(engine default)".to_string();
+    optional_row(ui, label, v, String::new(), unset, |ui, s, l| {
+        ui.text_edit_singleline(s).labelled_by(l).changed()
+    })
+}
+
+/// Components edited one by one, each within `range`, to 3 decimals.
+fn components(
+    ui: &mut egui::Ui,
+    values: &mut [f32],
+    range: RangeInclusive<f32>,
+    speed: f64,
+    l: egui::Id,
+) -> bool {
     let mut changed = false;
-    ui.horizontal(|ui| {
-        let mut set = v.is_some();
-        if ui.checkbox(&mut set, "").labelled_by(l).changed() {
-            *v = set.then(String::new);
-            changed = true;
-        }
-        match v {
-            Some(s) => changed |= ui.text_edit_singleline(s).labelled_by(l).changed(),
-            None => {
-                ui.weak("(engine default)");
-            }
-        }
-    });
-    ui.end_row();
+    for x in values {
+        changed |= ui
+            .add(
+                egui::DragValue::new(x)
+                    .range(range.clone())
+                    .speed(speed)
+                    .max_decimals(3),
+            )
+            .labelled_by(l)
+            .changed();
+    }
     changed
 }
 
 fn opt_colour(ui: &mut egui::Ui, label: &str, v: &mut Option<[f32; 3]>, default: [f32; 3]) -> bool {
-    let l = ui.label(label).id;
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        let mut set = v.is_some();
-        if ui
-            .checkbox(&mut set, "")
-            .labelled_by(l)
-            .on_hover_text("set (otherwise the engine default)")
-            .changed()
-        {
-            *v = set.then_some(default);
-            changed = true;
-        }
-        match v {
-            Some(c) => {
-                changed |= ui.color_edit_button_rgb(c).labelled_by(l).changed();
-                for x in c.iter_mut() {
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(x)
-                                .range(0.0..=2.0)
-                                .speed(0.005)
-                                .max_decimals(3),
-                        )
-                        .labelled_by(l)
-                        .changed();
-                }
-            }
-            None => {
-                ui.weak(format!(
-                    "{:.2} {:.2} {:.2} (default)",
-                    default[0], default[1], default[2]
-                ));
-            }
-        }
-    });
-    ui.end_row();
-    changed
+    let unset = || {
+        format!(
+            "{:.2} {:.2} {:.2} (default)",
+            default[0], default[1], default[2]
+        )
+    };
+    optional_row(ui, label, v, default, unset, |ui, c, l| {
+        let picked = ui.color_edit_button_rgb(c).labelled_by(l).changed();
+        components(ui, c, 0.0..=2.0, 0.005, l) | picked
+    })
 }
 
 fn opt_vec<const N: usize>(
@@ -151,35 +126,10 @@ fn opt_vec<const N: usize>(
     default: [f32; N],
     range: RangeInclusive<f32>,
 ) -> bool {
-    let l = ui.label(label).id;
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        let mut set = v.is_some();
-        if ui.checkbox(&mut set, "").labelled_by(l).changed() {
-            *v = set.then_some(default);
-            changed = true;
-        }
-        match v {
-            Some(a) => {
-                for x in a.iter_mut() {
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(x)
-                                .range(range.clone())
-                                .speed(0.01)
-                                .max_decimals(3),
-                        )
-                        .labelled_by(l)
-                        .changed();
-                }
-            }
-            None => {
-                ui.weak(format!("{default:?} (default)"));
-            }
-        }
-    });
-    ui.end_row();
-    changed
+    let unset = || format!("{default:?} (default)");
+    optional_row(ui, label, v, default, unset, |ui, a, l| {
+        components(ui, a, range, 0.01, l)
+    })
 }
 
 fn number(

@@ -39,6 +39,21 @@ pub fn referee_or_skip() -> Option<PathBuf> {
     r
 }
 
+/// What the engine must report for `map`, in `validate_map.py --expect` terms: size, height
+/// range, start positions and the metal and type sums. Tests add the keys they check beyond it.
+pub fn engine_expectation(map: &groundwork::map::Map) -> serde_json::Value {
+    let sum = |v: &[u8]| v.iter().map(|&b| b as u64).sum::<u64>();
+    serde_json::json!({
+        "width_elmos": map.size.width_elmos() as i64,
+        "height_elmos": map.size.depth_elmos() as i64,
+        "minHeight": map.settings.min_height_elmos,
+        "maxHeight": map.settings.max_height_elmos,
+        "startPos": map.teams.iter().map(|t| [t.start_x_elmos, t.start_z_elmos]).collect::<Vec<_>>(),
+        "metal_sum": sum(map.metal.data()),
+        "type_sum": sum(map.types.data()),
+    })
+}
+
 /// Runs `validate_map.py` on `archive` (with `--expect` when given, and `--dump DIR` when
 /// given) and returns its JSON. Panics with the script's stderr when it exits non-zero.
 pub fn validate_map(

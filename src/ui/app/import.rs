@@ -2,6 +2,7 @@
 //! for a Warzone 2100 source that holds more than one map.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::formats::sc2::{Chasm, Sc2Options, TextureSource};
 use crate::formats::wz2100::{MapListing, MapStatus, SYSTEM_DATA_DIR, Wz2100Options};
@@ -61,10 +62,16 @@ fn sc2_options_ui(ui: &mut egui::Ui, o: &mut Sc2Options) {
     });
 }
 
-/// The game's own skirmish maps, where Debian's `warzone2100-data` puts them.
-fn system_mp_wz() -> Option<PathBuf> {
-    let p = Path::new(SYSTEM_DATA_DIR).join("mp.wz");
-    p.is_file().then_some(p)
+/// The game's own skirmish maps, where Debian's `warzone2100-data` puts them; looked for once,
+/// not on every frame the menu is open.
+fn system_mp_wz() -> Option<&'static Path> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let p = Path::new(SYSTEM_DATA_DIR).join("mp.wz");
+            p.is_file().then_some(p)
+        })
+        .as_deref()
 }
 
 impl EditorApp {
@@ -91,7 +98,7 @@ impl EditorApp {
         if button.clicked()
             && let Some(p) = system
         {
-            self.start_list_wz2100(p, ctx);
+            self.start_list_wz2100(p.to_path_buf(), ctx);
         }
         wz2100_options_ui(ui, &mut self.import_options.wz2100);
         ui.separator();

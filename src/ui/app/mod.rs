@@ -353,13 +353,14 @@ impl EditorApp {
                 }
                 let mut doc = Document::new(*map, path);
                 if let Some(report) = report {
-                    for line in report.to_text().lines().filter(|l| !l.trim().is_empty()) {
+                    let text = report.to_text();
+                    for line in text.lines().filter(|l| !l.trim().is_empty()) {
                         self.log.info(line.to_string());
                     }
                     self.log.info(
                         "imported: not saved yet; File > Save As writes the project folder and the report",
                     );
-                    doc.import_report = Some(report.to_text());
+                    doc.import_report = Some(text);
                     doc.dirty = true;
                 }
                 self.viewport.reset();
