@@ -308,7 +308,7 @@ fn main() {
         rows.iter().find(|r| r.tool.starts_with("mapcompile")),
     ) {
         println!(
-            "\ngroundwork -> .sdd takes {:.0}% of mapcompile's wall time ({:.0}% of its CPU time), {:+.2} dB PSNR",
+            "\ngroundwork -> .sdd takes {:.0}% of mapcompile's wall time ({:.0}% of its CPU time), {:+.3} dB PSNR",
             ours.cost.wall.as_secs_f64() / theirs.cost.wall.as_secs_f64() * 100.0,
             ours.cost.cpu.as_secs_f64() / theirs.cost.cpu.as_secs_f64() * 100.0,
             ours.psnr.unwrap_or(0.0) - theirs.psnr.unwrap_or(0.0)

@@ -1,6 +1,6 @@
 //! The ground texture to SMT tiles: each 32x32 tile BC1-compressed with its 16, 8 and 4 texel
-//! mips, strips of 32 texture rows compressed in parallel on all cores, exact duplicates dropped
-//! in a stable order.
+//! mips (in fast mode the full-resolution level is then refined), strips of 32 texture rows
+//! compressed in parallel on all cores, exact duplicates dropped in a stable order.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::progress::{Progress, Stage};
 use crate::formats::FormatError;
-use crate::formats::bc1::{BC1_BLOCK_BYTES, Bc1Quality, downsample_2x, encode_bc1};
+use crate::formats::bc1::{BC1_BLOCK_BYTES, Bc1Quality, downsample_2x, encode_bc1, refine_bc1};
 use crate::formats::smt::{SMT_TILE_BYTES, TILE_TEXELS};
 use crate::map::GroundTexture;
 
@@ -35,7 +35,11 @@ fn compress_strip(rows: &[u8], width: usize, quality: Bc1Quality) -> Vec<u8> {
     let (mut w, mut h) = (width, TILE_TEXELS);
     let mut offset_in_tile = 0;
     for mip in 0..4 {
-        let blocks = encode_bc1(&level, w, h, quality);
+        let mut blocks = encode_bc1(&level, w, h, quality);
+        if mip == 0 && quality == Bc1Quality::Fast {
+            // the full-resolution level, the one seen up close, gets the refinement
+            refine_bc1(&level, w, h, &mut blocks);
+        }
         let blocks_per_row = w / 4;
         let tile_blocks = TILE_TEXELS >> mip >> 2; // blocks per tile side at this level
         for tx in 0..tiles_x {

@@ -1,0 +1,796 @@
+//! Refinement of encoded BC1 blocks towards the least squared error, eight blocks at a time
+//! (one per vector lane): a cluster fit over the texels sorted along each block's axis,
+//! least-squares endpoints rounded to the best RGB565 codes, indices re-fitted, then
+//! single-code nudges of each endpoint channel. A block is never left worse than it came.
+//!
+//! Errors are measured against the exact palette (the thirds between the endpoints), which
+//! every decoder reproduces to within one step in 255. Texel values are kept times three so
+//! the palette stays in whole numbers; errors are sums of whole numbers below 2^24, exact.
+
+use super::BC1_BLOCK_BYTES;
+
+/// Blocks refined together, one per lane.
+const L: usize = 8;
+/// Weights on the first and second endpoint, in thirds, of 4-colour indices 0..4.
+const W0: [f32; 4] = [3.0, 0.0, 2.0, 1.0];
+const W1: [f32; 4] = [0.0, 3.0, 1.0, 2.0];
+/// Largest code of the red, green and blue fields of an RGB565 colour.
+const CODE_MAX: [f32; 3] = [31.0, 63.0, 31.0];
+/// Rounds of cluster fit, each along the axis the last one found. A second round adds about
+/// 0.015 dB on noisy ground for half as much time again (see `cargo bench --bench bc1`).
+const CLUSTER_ROUNDS: usize = 1;
+/// Sweeps of nudges after the cluster fit.
+const NUDGE_SWEEPS: usize = 1;
+
+/// Eight blocks' texels as plain numbers, `[channel][texel][lane]`, times three.
+type TexelArrays = [[[f32; L]; 16]; 3];
+
+/// Refines every block of a row-major BC1 image of the RGBA8 image `rgba` (sides multiples of
+/// 4) in place. Single-threaded: callers parallelise over strips.
+pub fn refine_bc1(rgba: &[u8], width: usize, height: usize, blocks: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above
+        unsafe { with_avx2::refine_all(rgba, width, height, blocks) };
+        return;
+    }
+    portable::refine_all(rgba, width, height, blocks);
+}
+
+/// The kernels, written once against the lane operations of [`super::lanes`] and compiled
+/// once per implementation of them.
+macro_rules! kernels {
+    ($(#[$attr:meta])*) => {
+        type Texels = [[V; 16]; 3];
+        /// Squared distances of every texel to every palette entry in one channel.
+        type Distances = [[V; 16]; 4];
+
+        /// Endpoint codes (whole numbers), indices (0..4) and the squared error they give.
+        #[derive(Clone, Copy)]
+        struct Fit {
+            codes: [[V; 3]; 2],
+            indices: [V; 16],
+            error: V,
+        }
+
+        $(#[$attr])*
+        #[inline(never)]
+        pub(super) fn refine_all(rgba: &[u8], width: usize, height: usize, blocks: &mut [u8]) {
+            let blocks_x = width / 4;
+            let count = blocks_x * (height / 4);
+            let blocks = &mut blocks[..count * BC1_BLOCK_BYTES];
+            for (g, group) in blocks.chunks_mut(L * BC1_BLOCK_BYTES).enumerate() {
+                let lanes = group.len() / BC1_BLOCK_BYTES;
+                let mut starts = [0usize; L];
+                let mut codes = [[[0f32; L]; 3]; 2];
+                for l in 0..L {
+                    // a short group repeats its last block in the spare lanes
+                    let n = g * L + l.min(lanes - 1);
+                    let (bx, by) = (n % blocks_x, n / blocks_x);
+                    starts[l] = (by * 4 * width + bx * 4) * 4;
+                    let block = &group[l.min(lanes - 1) * BC1_BLOCK_BYTES..][..BC1_BLOCK_BYTES];
+                    for (q, code) in codes.iter_mut().enumerate() {
+                        let c = u16::from_le_bytes([block[2 * q], block[2 * q + 1]]);
+                        code[0][l] = (c >> 11) as f32;
+                        code[1][l] = ((c >> 5) & 63) as f32;
+                        code[2][l] = (c & 31) as f32;
+                    }
+                }
+                let px = load_blocks(rgba, width * 4, &starts);
+                let mut texels = [[[0f32; L]; 16]; 3];
+                for c in 0..3 {
+                    for i in 0..16 {
+                        texels[c][i] = store(px[c][i]);
+                    }
+                }
+                let mut start = [[splat(0.0); 3]; 2];
+                for q in 0..2 {
+                    for c in 0..3 {
+                        start[q][c] = load(&codes[q][c]);
+                    }
+                }
+                let best = refine_lanes(&px, &texels, start);
+                let mut codes = [[[0f32; L]; 3]; 2];
+                for q in 0..2 {
+                    for c in 0..3 {
+                        codes[q][c] = store(best.codes[q][c]);
+                    }
+                }
+                let mut indices = [[0i32; L]; 16];
+                for i in 0..16 {
+                    indices[i] = to_i32(best.indices[i]);
+                }
+                let error = store(best.error);
+                for l in 0..lanes {
+                    let block: &mut [u8; 8] = (&mut group[l * BC1_BLOCK_BYTES..][..BC1_BLOCK_BYTES])
+                        .try_into()
+                        .expect("8-byte block");
+                    let c0 = u16::from_le_bytes([block[0], block[1]]);
+                    let c1 = u16::from_le_bytes([block[2], block[3]]);
+                    // re-fitted 4-colour indices never do worse than the encoder's; 3-colour
+                    // ones might
+                    if c0 > c1 || error[l] < three_colour_error(&texels, l, block) {
+                        write_block(&codes, &indices, l, block);
+                    }
+                }
+            }
+        }
+
+        $(#[$attr])*
+        #[inline(never)]
+        fn refine_lanes(px: &Texels, texels: &TexelArrays, start: [[V; 3]; 2]) -> Fit {
+            let mut codes = start;
+            let mut error = error_of(px, &codes);
+            for _ in 0..CLUSTER_ROUNDS {
+                let (trial, trial_error, valid) = cluster_fit(px, texels, &codes);
+                let better = and(valid, lt(trial_error, error));
+                for q in 0..2 {
+                    for c in 0..3 {
+                        codes[q][c] = select(better, trial[q][c], codes[q][c]);
+                    }
+                }
+                error = select(better, trial_error, error);
+            }
+            fit_of(px, nudge(px, codes, error))
+        }
+
+        /// The 8-bit value of channel `c`'s codes: the code's bits repeated.
+        $(#[$attr])*
+        #[inline]
+        fn expand(code: V, c: usize) -> V {
+            if c == 1 {
+                add(mul(code, splat(4.0)), floor(mul(code, splat(1.0 / 16.0))))
+            } else {
+                add(mul(code, splat(8.0)), floor(mul(code, splat(0.25))))
+            }
+        }
+
+        /// Squared distances of one channel's texels to the palette of two 8-bit endpoints.
+        $(#[$attr])*
+        #[inline]
+        fn channel_distances(x: &[V; 16], e0: V, e1: V) -> Distances {
+            let mut d = [[splat(0.0); 16]; 4];
+            for k in 0..4 {
+                let p = add(mul(splat(W0[k]), e0), mul(splat(W1[k]), e1));
+                for i in 0..16 {
+                    let t = sub(x[i], p);
+                    d[k][i] = mul(t, t);
+                }
+            }
+            d
+        }
+
+        $(#[$attr])*
+        #[inline]
+        fn add_distances(a: &Distances, b: &Distances) -> Distances {
+            let mut d = *a;
+            for k in 0..4 {
+                for i in 0..16 {
+                    d[k][i] = add(a[k][i], b[k][i]);
+                }
+            }
+            d
+        }
+
+        /// Every channel's distances for these codes.
+        $(#[$attr])*
+        #[inline]
+        fn all_distances(px: &Texels, codes: &[[V; 3]; 2]) -> [Distances; 3] {
+            [
+                channel_distances(&px[0], expand(codes[0][0], 0), expand(codes[1][0], 0)),
+                channel_distances(&px[1], expand(codes[0][1], 1), expand(codes[1][1], 1)),
+                channel_distances(&px[2], expand(codes[0][2], 2), expand(codes[1][2], 2)),
+            ]
+        }
+
+        /// The nearest palette entry of every texel, given its distances in two parts, and
+        /// the error.
+        $(#[$attr])*
+        #[inline]
+        fn pick(a: &Distances, b: &Distances) -> ([V; 16], V) {
+            let mut index = [splat(0.0); 16];
+            let mut error = splat(0.0);
+            for i in 0..16 {
+                let mut least = add(a[0][i], b[0][i]);
+                for k in 1..4 {
+                    let t = add(a[k][i], b[k][i]);
+                    let closer = lt(t, least);
+                    least = select(closer, t, least);
+                    index[i] = select(closer, splat(k as f32), index[i]);
+                }
+                error = add(error, least);
+            }
+            (index, error)
+        }
+
+        /// The error [`pick`] would give for `others` plus one channel's distances to the
+        /// palette of two 8-bit endpoints, without storing those distances.
+        $(#[$attr])*
+        #[inline]
+        fn least_error_with(others: &Distances, x: &[V; 16], e0: V, e1: V) -> V {
+            let p = [
+                add(mul(splat(W0[0]), e0), mul(splat(W1[0]), e1)),
+                add(mul(splat(W0[1]), e0), mul(splat(W1[1]), e1)),
+                add(mul(splat(W0[2]), e0), mul(splat(W1[2]), e1)),
+                add(mul(splat(W0[3]), e0), mul(splat(W1[3]), e1)),
+            ];
+            let mut error = splat(0.0);
+            for i in 0..16 {
+                let t = sub(x[i], p[0]);
+                let mut least = add(others[0][i], mul(t, t));
+                for k in 1..4 {
+                    let t = sub(x[i], p[k]);
+                    least = min(add(others[k][i], mul(t, t)), least);
+                }
+                error = add(error, least);
+            }
+            error
+        }
+
+        /// The error of these codes with the indices that suit them best.
+        $(#[$attr])*
+        #[inline(never)]
+        fn error_of(px: &Texels, codes: &[[V; 3]; 2]) -> V {
+            let mut p = [[splat(0.0); 3]; 4];
+            for c in 0..3 {
+                let (e0, e1) = (expand(codes[0][c], c), expand(codes[1][c], c));
+                for k in 0..4 {
+                    p[k][c] = add(mul(splat(W0[k]), e0), mul(splat(W1[k]), e1));
+                }
+            }
+            let mut error = splat(0.0);
+            for i in 0..16 {
+                let mut least = splat(f32::INFINITY);
+                for k in 0..4 {
+                    let t0 = sub(px[0][i], p[k][0]);
+                    let t1 = sub(px[1][i], p[k][1]);
+                    let t2 = sub(px[2][i], p[k][2]);
+                    let d = add(add(mul(t0, t0), mul(t1, t1)), mul(t2, t2));
+                    least = min(d, least);
+                }
+                error = add(error, least);
+            }
+            error
+        }
+
+        /// The texels on each index (count and channel sums) when these codes get the indices
+        /// that suit them best, and the error.
+        $(#[$attr])*
+        #[inline(never)]
+        fn groups_of(px: &Texels, codes: &[[V; 3]; 2]) -> ([V; 4], [[V; 4]; 3], V) {
+            let zero = splat(0.0);
+            let mut p = [[zero; 3]; 4];
+            for c in 0..3 {
+                let (e0, e1) = (expand(codes[0][c], c), expand(codes[1][c], c));
+                for k in 0..4 {
+                    p[k][c] = add(mul(splat(W0[k]), e0), mul(splat(W1[k]), e1));
+                }
+            }
+            let mut count = [zero; 4];
+            let mut sums = [[zero; 4]; 3];
+            let mut error = zero;
+            for i in 0..16 {
+                let mut d = [zero; 4];
+                for k in 0..4 {
+                    let t0 = sub(px[0][i], p[k][0]);
+                    let t1 = sub(px[1][i], p[k][1]);
+                    let t2 = sub(px[2][i], p[k][2]);
+                    d[k] = add(add(mul(t0, t0), mul(t1, t1)), mul(t2, t2));
+                }
+                let least = min(min(d[0], d[1]), min(d[2], d[3]));
+                error = add(error, least);
+                // the first entry at the least distance, as pick chooses
+                let mut taken = lt(least, least);
+                for k in 0..4 {
+                    let here = eq(d[k], least);
+                    let first = and(here, not(taken));
+                    taken = or(taken, here);
+                    count[k] = add(count[k], ones(first));
+                    for c in 0..3 {
+                        sums[c][k] = add(sums[c][k], select(first, px[c][i], zero));
+                    }
+                }
+            }
+            (count, sums, error)
+        }
+
+        /// These codes with the indices that suit them best.
+        $(#[$attr])*
+        #[inline(never)]
+        fn fit_of(px: &Texels, codes: [[V; 3]; 2]) -> Fit {
+            let d = all_distances(px, &codes);
+            let (indices, error) = pick(&add_distances(&d[0], &d[1]), &d[2]);
+            Fit {
+                codes,
+                indices,
+                error,
+            }
+        }
+
+        /// Moves single endpoint channels one code up or down, each with re-fitted indices,
+        /// where that lowers the error; returns the codes.
+        $(#[$attr])*
+        #[inline(never)]
+        fn nudge(px: &Texels, mut codes: [[V; 3]; 2], mut error: V) -> [[V; 3]; 2] {
+            for _ in 0..NUDGE_SWEEPS {
+                let mut d = all_distances(px, &codes);
+                for c in 0..3 {
+                    let others = add_distances(&d[(c + 1) % 3], &d[(c + 2) % 3]);
+                    for q in 0..2 {
+                        for delta in [-1.0f32, 1.0] {
+                            let moved = add(codes[q][c], splat(delta));
+                            let valid = and(le(splat(0.0), moved), le(moved, splat(CODE_MAX[c])));
+                            let mut trial = codes;
+                            trial[q][c] = select(valid, moved, codes[q][c]);
+                            let (e0, e1) = (expand(trial[0][c], c), expand(trial[1][c], c));
+                            let trial_error = least_error_with(&others, &px[c], e0, e1);
+                            let better = and(valid, lt(trial_error, error));
+                            codes[q][c] = select(better, trial[q][c], codes[q][c]);
+                            error = select(better, trial_error, error);
+                        }
+                    }
+                    d[c] = channel_distances(&px[c], expand(codes[0][c], c), expand(codes[1][c], c));
+                }
+            }
+            codes
+        }
+
+        /// Least-squares endpoints for texel groups (count and channel sums per index),
+        /// rounded to the RGB565 codes with the least error for those groups, channel by
+        /// channel; lanes whose groups do not pin down two endpoints are left out of the mask.
+        $(#[$attr])*
+        #[inline(never)]
+        fn rounded_endpoints(count: &[V; 4], sum: &[[V; 4]; 3]) -> ([[V; 3]; 2], M) {
+            let (mut a, mut b, mut cc) = (splat(0.0), splat(0.0), splat(0.0));
+            for k in 0..4 {
+                a = add(a, mul(count[k], splat(W0[k] * W0[k])));
+                b = add(b, mul(count[k], splat(W0[k] * W1[k])));
+                cc = add(cc, mul(count[k], splat(W1[k] * W1[k])));
+            }
+            let det = sub(mul(a, cc), mul(b, b));
+            let valid = lt(splat(0.5), det);
+            let det = select(valid, det, splat(1.0));
+            let mut codes = [[splat(0.0); 3]; 2];
+            for c in 0..3 {
+                let (mut x, mut y) = (splat(0.0), splat(0.0));
+                for k in 0..4 {
+                    x = add(x, mul(splat(W0[k]), sum[c][k]));
+                    y = add(y, mul(splat(W1[k]), sum[c][k]));
+                }
+                let v0 = div(sub(mul(x, cc), mul(y, b)), det);
+                let v1 = div(sub(mul(y, a), mul(x, b)), det);
+                let max_code = CODE_MAX[c];
+                let mut f = [v0, v1];
+                for v in f.iter_mut() {
+                    let q = sub(floor(mul(*v, splat(max_code / 255.0))), splat(1.0));
+                    *v = min(max(q, splat(0.0)), splat(max_code - 2.0));
+                }
+                let [f0, f1] = f;
+                // the error over the texels less its constant part for each pair of codes:
+                // a e0^2 + 2 b e0 e1 + cc e1^2 - 2 x e0 - 2 y e1
+                let mut best = splat(f32::INFINITY);
+                let (mut pick0, mut pick1) = (f0, f1);
+                for i0 in 0..3 {
+                    let q0 = add(f0, splat(i0 as f32));
+                    let e0 = expand(q0, c);
+                    let part0 = mul(e0, sub(mul(a, e0), mul(splat(2.0), x)));
+                    let slope = sub(mul(mul(splat(2.0), b), e0), mul(splat(2.0), y));
+                    for i1 in 0..3 {
+                        let q1 = add(f1, splat(i1 as f32));
+                        let e1 = expand(q1, c);
+                        let err = add(part0, mul(e1, add(mul(cc, e1), slope)));
+                        let better = lt(err, best);
+                        best = select(better, err, best);
+                        pick0 = select(better, q0, pick0);
+                        pick1 = select(better, q1, pick1);
+                    }
+                }
+                codes[0][c] = pick0;
+                codes[1][c] = pick1;
+            }
+            (codes, valid)
+        }
+
+        /// The direction along which the texels spread most: power iterations on their
+        /// covariance, from its column with the largest variance.
+        $(#[$attr])*
+        #[inline(never)]
+        fn principal_axis(px: &Texels) -> [V; 3] {
+            let zero = splat(0.0);
+            let mut mean = [zero; 3];
+            for c in 0..3 {
+                for i in 0..16 {
+                    mean[c] = add(mean[c], px[c][i]);
+                }
+                mean[c] = mul(mean[c], splat(1.0 / 16.0));
+            }
+            // covariance entries rr, gg, bb, rg, rb, gb
+            let mut cov = [zero; 6];
+            for i in 0..16 {
+                let d = [sub(px[0][i], mean[0]), sub(px[1][i], mean[1]), sub(px[2][i], mean[2])];
+                for (n, (a, b)) in [(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)].into_iter().enumerate() {
+                    cov[n] = add(cov[n], mul(d[a], d[b]));
+                }
+            }
+            let [rr, gg, bb, rg, rb, gb] = cov;
+            let red = and(le(gg, rr), le(bb, rr));
+            let green = and(not(red), le(bb, gg));
+            let mut v = [
+                select(red, rr, select(green, rg, rb)),
+                select(red, rg, select(green, gg, gb)),
+                select(red, rb, select(green, gb, bb)),
+            ];
+            for _ in 0..3 {
+                // scaled by a power of two to stay in range
+                let s = splat(1.0 / 1048576.0);
+                v = [
+                    mul(add(add(mul(rr, v[0]), mul(rg, v[1])), mul(rb, v[2])), s),
+                    mul(add(add(mul(rg, v[0]), mul(gg, v[1])), mul(gb, v[2])), s),
+                    mul(add(add(mul(rb, v[0]), mul(gb, v[1])), mul(bb, v[2])), s),
+                ];
+            }
+            v
+        }
+
+        /// Cluster fit: sorts each block's texels along the axis of its codes, moves each of
+        /// the three cuts that split them into runs on indices 0, 2, 3 and 1 to the least
+        /// least-squares error along its line (from the cuts the codes make), and rounds that
+        /// fit.
+        $(#[$attr])*
+        #[inline(never)]
+        fn cluster_fit(px: &Texels, texels: &TexelArrays, codes: &[[V; 3]; 2]) -> ([[V; 3]; 2], V, M) {
+            let zero = splat(0.0);
+            let mut axis = [zero; 3];
+            let (mut q0, mut q1) = (zero, zero);
+            for c in 0..3 {
+                let (e0, e1) = (expand(codes[0][c], c), expand(codes[1][c], c));
+                axis[c] = sub(e1, e0);
+                q0 = add(q0, mul(mul(splat(3.0), e0), axis[c]));
+                q1 = add(q1, mul(mul(splat(3.0), e1), axis[c]));
+            }
+            // a flat start (both codes alike) says nothing: take the texels' principal axis
+            let flat = not(or(or(ne(axis[0], zero), ne(axis[1], zero)), ne(axis[2], zero)));
+            let principal = principal_axis(px);
+            for c in 0..3 {
+                axis[c] = select(flat, principal[c], axis[c]);
+            }
+            let has_axis = or(or(ne(axis[0], zero), ne(axis[1], zero)), ne(axis[2], zero));
+            let mut t = [zero; 16];
+            for i in 0..16 {
+                t[i] = add(add(mul(px[0][i], axis[0]), mul(px[1][i], axis[1])), mul(px[2][i], axis[2]));
+            }
+            // rank by counting, ties by position
+            let mut rank = [zero; 16];
+            for i in 0..16 {
+                for j in 0..16 {
+                    let before = if j < i { le(t[j], t[i]) } else { lt(t[j], t[i]) };
+                    rank[i] = add(rank[i], ones(before));
+                }
+            }
+            let mut sorted = [[[0f32; L]; 16]; 3];
+            for i in 0..16 {
+                let r = to_i32(rank[i]);
+                for l in 0..L {
+                    let at = r[l] as usize & 15;
+                    for c in 0..3 {
+                        sorted[c][at][l] = texels[c][i][l];
+                    }
+                }
+            }
+            let mut prefix = [[zero; 17]; 3];
+            let mut prefix_lanes = [[[0f32; L]; 17]; 3];
+            for c in 0..3 {
+                for n in 0..16 {
+                    prefix[c][n + 1] = add(prefix[c][n], load(&sorted[c][n]));
+                    prefix_lanes[c][n + 1] = store(prefix[c][n + 1]);
+                }
+            }
+            let total = [prefix[0][16], prefix[1][16], prefix[2][16]];
+            let total9 = mul(
+                splat(9.0),
+                add(add(mul(total[0], total[0]), mul(total[1], total[1])), mul(total[2], total[2])),
+            );
+            // the cuts the codes make: texels below the midpoints between palette entries
+            let mut cuts = [zero; 3];
+            for (m, f) in [1.0f32 / 6.0, 0.5, 5.0 / 6.0].into_iter().enumerate() {
+                let threshold = add(q0, mul(sub(q1, q0), splat(f)));
+                for i in 0..16 {
+                    cuts[m] = add(cuts[m], ones(lt(t[i], threshold)));
+                }
+            }
+            let mut gain = splat(f32::NEG_INFINITY);
+            // the outer cuts first, then the middle one
+            for moving in [0usize, 2, 1] {
+                let (v, w) = (cuts[(moving + 1) % 3], cuts[(moving + 2) % 3]);
+                let (va, wa) = (to_i32(v), to_i32(w));
+                let mut fixed = [zero; 3];
+                for c in 0..3 {
+                    let mut f = [0f32; L];
+                    for l in 0..L {
+                        f[l] = prefix_lanes[c][va[l] as usize][l] + prefix_lanes[c][wa[l] as usize][l];
+                    }
+                    fixed[c] = load(&f);
+                }
+                let (lo, hi) = (min(v, w), max(v, w));
+                let fixed_cuts = add(v, w);
+                let mut best_at = cuts[moving];
+                for p in 0..17 {
+                    // the runs' sizes for the cuts sorted i <= j <= k are i, j - i, k - j and
+                    // 16 - k; the normal equations' terms, A = 5i + 3j + k, B = 2(k - i) and
+                    // C = 144 - A - 2B, follow from them, and A + B = 3(i + j + k)
+                    let pf = splat(p as f32);
+                    let cut_sum = add(pf, fixed_cuts);
+                    let i = min(pf, lo);
+                    let k = max(pf, hi);
+                    let j = sub(sub(cut_sum, i), k);
+                    let a = add(add(mul(splat(5.0), i), mul(splat(3.0), j)), k);
+                    let b = mul(splat(2.0), sub(k, i));
+                    let cc = sub(sub(splat(144.0), a), add(b, b));
+                    let det = sub(mul(a, cc), mul(b, b));
+                    let s = [
+                        add(fixed[0], prefix[0][p]),
+                        add(fixed[1], prefix[1][p]),
+                        add(fixed[2], prefix[2][p]),
+                    ];
+                    let ss = add(add(mul(s[0], s[0]), mul(s[1], s[1])), mul(s[2], s[2]));
+                    let st = add(add(mul(s[0], total[0]), mul(s[1], total[1])), mul(s[2], total[2]));
+                    // how much the least-squares endpoints take off the error:
+                    // (144 |s|^2 - 6 (A + B) s.T + 9 A |T|^2) / det
+                    let g = div(
+                        add(sub(mul(splat(144.0), ss), mul(mul(splat(18.0), cut_sum), st)), mul(a, total9)),
+                        det,
+                    );
+                    let better = and(lt(splat(0.5), det), lt(gain, g));
+                    gain = select(better, g, gain);
+                    best_at = select(better, pf, best_at);
+                }
+                cuts[moving] = best_at;
+            }
+            let cut_lanes = [to_i32(cuts[0]), to_i32(cuts[1]), to_i32(cuts[2])];
+            let mut count = [[0f32; L]; 4];
+            let mut sums = [[[0f32; L]; 4]; 3];
+            for l in 0..L {
+                let mut c3 = [cut_lanes[0][l], cut_lanes[1][l], cut_lanes[2][l]].map(|v| v as usize);
+                c3.sort_unstable();
+                let [i, j, k] = c3;
+                count[0][l] = i as f32;
+                count[1][l] = (16 - k) as f32;
+                count[2][l] = (j - i) as f32;
+                count[3][l] = (k - j) as f32;
+                for c in 0..3 {
+                    let p = &prefix_lanes[c];
+                    sums[c][0][l] = p[i][l];
+                    sums[c][1][l] = p[16][l] - p[k][l];
+                    sums[c][2][l] = p[j][l] - p[i][l];
+                    sums[c][3][l] = p[k][l] - p[j][l];
+                }
+            }
+            let mut count_v = [zero; 4];
+            let mut sums_v = [[zero; 4]; 3];
+            for q in 0..4 {
+                count_v[q] = load(&count[q]);
+                for c in 0..3 {
+                    sums_v[c][q] = load(&sums[c][q]);
+                }
+            }
+            let (codes, valid) = rounded_endpoints(&count_v, &sums_v);
+            // one more least-squares step, from the indices the rounded endpoints choose
+            let (count, sums, error) = groups_of(px, &codes);
+            let (again, valid_again) = rounded_endpoints(&count, &sums);
+            let again_error = error_of(px, &again);
+            let better = and(valid_again, lt(again_error, error));
+            let mut best = codes;
+            for q in 0..2 {
+                for c in 0..3 {
+                    best[q][c] = select(better, again[q][c], codes[q][c]);
+                }
+            }
+            (best, select(better, again_error, error), and(valid, has_axis))
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+mod with_avx2 {
+    use super::super::lanes::avx2::*;
+    use super::*;
+    kernels!(#[target_feature(enable = "avx2")]);
+}
+
+mod portable {
+    use super::super::lanes::portable::*;
+    use super::*;
+    kernels!();
+}
+
+/// The error of lane `l`'s block as a 3-colour block (endpoints, their midpoint, black).
+fn three_colour_error(px: &TexelArrays, l: usize, block: &[u8; 8]) -> f32 {
+    let bits = u32::from_le_bytes([block[4], block[5], block[6], block[7]]);
+    let mut error = 0.0;
+    for (c, shift, mask) in [(0usize, 11u32, 31u16), (1, 5, 63), (2, 0, 31)] {
+        let expand = |v: u16| {
+            let q = ((v >> shift) & mask) as u32;
+            let e = if c == 1 {
+                (q << 2) | (q >> 4)
+            } else {
+                (q << 3) | (q >> 2)
+            };
+            3.0 * e as f32
+        };
+        let e0 = expand(u16::from_le_bytes([block[0], block[1]]));
+        let e1 = expand(u16::from_le_bytes([block[2], block[3]]));
+        let palette = [e0, e1, 0.5 * (e0 + e1), 0.0];
+        for i in 0..16 {
+            let d = px[c][i][l] - palette[((bits >> (2 * i)) & 3) as usize];
+            error += d * d;
+        }
+    }
+    error
+}
+
+/// Packs lane `l` of the codes and indices as a 4-colour block (first endpoint the larger), or
+/// as one flat colour when the endpoints coincide.
+fn write_block(
+    codes: &[[[f32; L]; 3]; 2],
+    indices: &[[i32; L]; 16],
+    l: usize,
+    block: &mut [u8; 8],
+) {
+    let pack = |q: usize| {
+        let code = |c: usize| codes[q][c][l] as u16;
+        (code(0) << 11) | (code(1) << 5) | code(2)
+    };
+    let (mut c0, mut c1) = (pack(0), pack(1));
+    let mut bits = 0u32;
+    if c0 != c1 {
+        let flip = if c0 < c1 {
+            std::mem::swap(&mut c0, &mut c1);
+            1
+        } else {
+            0
+        };
+        for (i, index) in indices.iter().enumerate() {
+            bits |= ((index[l] as u32) ^ flip) << (2 * i);
+        }
+    }
+    block[0..2].copy_from_slice(&c0.to_le_bytes());
+    block[2..4].copy_from_slice(&c1.to_le_bytes());
+    block[4..8].copy_from_slice(&bits.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::bc1::{Bc1Quality, decode_bc1, encode_bc1, psnr_rgb};
+
+    /// Smooth colour fields with per-texel noise in every channel (deterministic).
+    fn noisy(side: usize) -> Vec<u8> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut out = vec![255u8; side * side * 4];
+        for (i, px) in out.chunks_exact_mut(4).enumerate() {
+            let (x, y) = ((i % side) as f32, (i / side) as f32);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let base = [
+                120.0 + 60.0 * (x * 0.013).sin() * (y * 0.007).cos(),
+                110.0 + 50.0 * (x * 0.05 + y * 0.09).sin(),
+                90.0 + 40.0 * (y * 0.11).cos(),
+            ];
+            for c in 0..3 {
+                let noise = ((state >> (c * 16)) & 0xff) as f32 - 128.0;
+                px[c] = (base[c] + noise * 0.12).clamp(0.0, 255.0) as u8;
+            }
+        }
+        out
+    }
+
+    /// Each block's squared error against the exact palette (thirds unrounded), times nine.
+    fn block_errors(rgba: &[u8], side: usize, blocks: &[u8]) -> Vec<u64> {
+        let bw = side / 4;
+        blocks
+            .chunks_exact(8)
+            .enumerate()
+            .map(|(n, b)| {
+                let c0 = u16::from_le_bytes([b[0], b[1]]);
+                let c1 = u16::from_le_bytes([b[2], b[3]]);
+                let ex = |c: u16| {
+                    let (r, g, b) = ((c >> 11) as i64, ((c >> 5) & 63) as i64, (c & 31) as i64);
+                    [
+                        (r << 3) | (r >> 2),
+                        (g << 2) | (g >> 4),
+                        (b << 3) | (b >> 2),
+                    ]
+                };
+                let (a, z) = (ex(c0), ex(c1));
+                let palette: [[i64; 3]; 4] = if c0 > c1 {
+                    [
+                        a.map(|v| 3 * v),
+                        z.map(|v| 3 * v),
+                        std::array::from_fn(|c| 2 * a[c] + z[c]),
+                        std::array::from_fn(|c| a[c] + 2 * z[c]),
+                    ]
+                } else {
+                    let mid = std::array::from_fn(|c| 3 * (a[c] + z[c]) / 2);
+                    [a.map(|v| 3 * v), z.map(|v| 3 * v), mid, [0; 3]]
+                };
+                let bits = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+                let (bx, by) = (n % bw, n / bw);
+                let mut error = 0u64;
+                for i in 0..16 {
+                    let o = ((by * 4 + i / 4) * side + bx * 4 + i % 4) * 4;
+                    let p = palette[((bits >> (2 * i)) & 3) as usize];
+                    for c in 0..3 {
+                        let d = 3 * rgba[o + c] as i64 - p[c];
+                        error += (d * d) as u64;
+                    }
+                }
+                error
+            })
+            .collect()
+    }
+
+    #[test]
+    fn refined_blocks_are_never_worse_and_noise_gains_clearly() {
+        let side = 128;
+        let img = noisy(side);
+        let fast = encode_bc1(&img, side, side, Bc1Quality::Fast);
+        let mut refined = fast.clone();
+        refine_bc1(&img, side, side, &mut refined);
+        let before = block_errors(&img, side, &fast);
+        let after = block_errors(&img, side, &refined);
+        for (n, (b, a)) in before.iter().zip(&after).enumerate() {
+            assert!(a <= b, "block {n}: error {b} -> {a}");
+        }
+        let gain = psnr_rgb(&img, &decode_bc1(&refined, side, side))
+            - psnr_rgb(&img, &decode_bc1(&fast, side, side));
+        assert!(gain > 0.15, "only {gain:.3} dB better");
+    }
+
+    #[test]
+    fn vector_and_portable_kernels_write_the_same_bytes() {
+        // a width of 7 blocks leaves a short group of lanes at the end of every row
+        let (w, h) = (28, 16);
+        let img: Vec<u8> = noisy(32)
+            .chunks_exact(32 * 4)
+            .take(h)
+            .flat_map(|row| row[..w * 4].to_vec())
+            .collect();
+        let fast = encode_bc1(&img, w, h, Bc1Quality::Fast);
+        let mut portable = fast.clone();
+        portable::refine_all(&img, w, h, &mut portable);
+        let mut dispatched = fast.clone();
+        refine_bc1(&img, w, h, &mut dispatched);
+        assert_eq!(portable, dispatched);
+        assert_ne!(portable, fast, "nothing was refined");
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            let mut vector = fast.clone();
+            // SAFETY: the CPU has AVX2, checked just above
+            unsafe { with_avx2::refine_all(&img, w, h, &mut vector) };
+            assert_eq!(portable, vector);
+        }
+    }
+
+    #[test]
+    fn flat_and_two_colour_blocks_stay_exact() {
+        // one flat 565 colour, and two 565 colours in a checkerboard: both have exact encodings
+        let mut img = vec![0u8; 8 * 4 * 4];
+        for y in 0..4 {
+            for x in 0..8 {
+                let o = (y * 8 + x) * 4;
+                let px = if x < 4 {
+                    [0x84, 0x82, 0x84, 255]
+                } else if (x + y) % 2 == 0 {
+                    [0xff, 0x00, 0x00, 255]
+                } else {
+                    [0x00, 0x00, 0xff, 255]
+                };
+                img[o..o + 4].copy_from_slice(&px);
+            }
+        }
+        let mut blocks = encode_bc1(&img, 8, 4, Bc1Quality::Fast);
+        refine_bc1(&img, 8, 4, &mut blocks);
+        assert_eq!(decode_bc1(&blocks, 8, 4), img);
+    }
+}
