@@ -159,6 +159,11 @@ pub mod avx2 {
     pub fn or(a: M, b: M) -> M {
         M(_mm256_or_ps(a.0, b.0))
     }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn any(m: M) -> bool {
+        _mm256_movemask_ps(m.0) != 0
+    }
     /// `m ? a : b` per lane.
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -277,6 +282,10 @@ pub mod portable {
     #[inline(always)]
     pub fn or(a: M, b: M) -> M {
         M(std::array::from_fn(|l| a.0[l] | b.0[l]))
+    }
+    #[inline(always)]
+    pub fn any(m: M) -> bool {
+        m.0.iter().any(|&b| b)
     }
     #[inline(always)]
     pub fn select(m: M, a: V, b: V) -> V {
