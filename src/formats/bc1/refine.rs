@@ -207,10 +207,10 @@ macro_rules! kernels {
             error
         }
 
-        /// The error of these codes with the indices that suit them best.
+        /// The 4-colour palette of these codes, `[entry][channel]`, in thirds.
         $(#[$attr])*
-        #[inline(never)]
-        fn error_of(px: &Texels, codes: &[[V; 3]; 2]) -> V {
+        #[inline]
+        fn palette(codes: &[[V; 3]; 2]) -> [[V; 3]; 4] {
             let mut p = [[splat(0.0); 3]; 4];
             for c in 0..3 {
                 let (e0, e1) = (expand(codes[0][c], c), expand(codes[1][c], c));
@@ -218,6 +218,14 @@ macro_rules! kernels {
                     p[k][c] = add(mul(splat(W0[k]), e0), mul(splat(W1[k]), e1));
                 }
             }
+            p
+        }
+
+        /// The error of these codes with the indices that suit them best.
+        $(#[$attr])*
+        #[inline(never)]
+        fn error_of(px: &Texels, codes: &[[V; 3]; 2]) -> V {
+            let p = palette(codes);
             let mut error = splat(0.0);
             for i in 0..16 {
                 let mut least = splat(f32::INFINITY);
@@ -239,13 +247,7 @@ macro_rules! kernels {
         #[inline(never)]
         fn groups_of(px: &Texels, codes: &[[V; 3]; 2]) -> ([V; 4], [[V; 4]; 3], V) {
             let zero = splat(0.0);
-            let mut p = [[zero; 3]; 4];
-            for c in 0..3 {
-                let (e0, e1) = (expand(codes[0][c], c), expand(codes[1][c], c));
-                for k in 0..4 {
-                    p[k][c] = add(mul(splat(W0[k]), e0), mul(splat(W1[k]), e1));
-                }
-            }
+            let p = palette(codes);
             let mut count = [zero; 4];
             let mut sums = [[zero; 4]; 3];
             let mut error = zero;
@@ -279,13 +281,7 @@ macro_rules! kernels {
         #[inline(never)]
         fn fit_of(px: &Texels, codes: [[V; 3]; 2]) -> Fit {
             let zero = splat(0.0);
-            let mut p = [[zero; 3]; 4];
-            for c in 0..3 {
-                let (e0, e1) = (expand(codes[0][c], c), expand(codes[1][c], c));
-                for k in 0..4 {
-                    p[k][c] = add(mul(splat(W0[k]), e0), mul(splat(W1[k]), e1));
-                }
-            }
+            let p = palette(&codes);
             let mut indices = [zero; 16];
             let mut error = zero;
             for i in 0..16 {
