@@ -497,6 +497,14 @@ macro_rules! kernels {
                     cuts[m] = add(cuts[m], ones(lt(t[i], threshold)));
                 }
             }
+            // each prefix's dot products with itself and with the total, shared by the lines
+            let mut pp = [zero; 17];
+            let mut pt = [zero; 17];
+            for p in 0..17 {
+                let (p0, p1, p2) = (prefix[0][p], prefix[1][p], prefix[2][p]);
+                pp[p] = add(add(mul(p0, p0), mul(p1, p1)), mul(p2, p2));
+                pt[p] = add(add(mul(p0, total[0]), mul(p1, total[1])), mul(p2, total[2]));
+            }
             let mut gain = splat(f32::NEG_INFINITY);
             // the outer cuts first, then the middle one
             for moving in [0usize, 2, 1] {
@@ -512,6 +520,8 @@ macro_rules! kernels {
                 }
                 let (lo, hi) = (min(v, w), max(v, w));
                 let fixed_cuts = add(v, w);
+                let ff = add(add(mul(fixed[0], fixed[0]), mul(fixed[1], fixed[1])), mul(fixed[2], fixed[2]));
+                let ft = add(add(mul(fixed[0], total[0]), mul(fixed[1], total[1])), mul(fixed[2], total[2]));
                 let mut best_at = cuts[moving];
                 for p in 0..17 {
                     // the runs' sizes for the cuts sorted i <= j <= k are i, j - i, k - j and
@@ -526,13 +536,13 @@ macro_rules! kernels {
                     let b = mul(splat(2.0), sub(k, i));
                     let cc = sub(sub(splat(144.0), a), add(b, b));
                     let det = sub(mul(a, cc), mul(b, b));
-                    let s = [
-                        add(fixed[0], prefix[0][p]),
-                        add(fixed[1], prefix[1][p]),
-                        add(fixed[2], prefix[2][p]),
-                    ];
-                    let ss = add(add(mul(s[0], s[0]), mul(s[1], s[1])), mul(s[2], s[2]));
-                    let st = add(add(mul(s[0], total[0]), mul(s[1], total[1])), mul(s[2], total[2]));
+                    // s = fixed + prefix[p]: |s|^2 and s.T from the parts
+                    let fp = add(
+                        add(mul(fixed[0], prefix[0][p]), mul(fixed[1], prefix[1][p])),
+                        mul(fixed[2], prefix[2][p]),
+                    );
+                    let ss = add(add(ff, add(fp, fp)), pp[p]);
+                    let st = add(ft, pt[p]);
                     // how much the least-squares endpoints take off the error:
                     // (144 |s|^2 - 6 (A + B) s.T + 9 A |T|^2) / det
                     let g = div(
