@@ -5,6 +5,8 @@
 //! `GROUNDWORK_BENCH_NOISE=0.12` for the per-texel noise amplitude, as in the compile bench,
 //! `GROUNDWORK_BENCH_BEST=1` to add texpresso's slow cluster fit).
 
+mod common;
+
 use groundwork::formats::bc1::{
     Bc1Quality, bc1_size, decode_bc1, decode_bc1_rounded, encode_bc1_into, psnr_rgb, refine_bc1,
 };
@@ -23,37 +25,6 @@ impl CpuClock {
     }
 }
 
-/// A small deterministic generator (xorshift64*), so every run sees the same picture.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
-/// Smooth colour fields with per-texel noise: the compile bench's texture.
-fn noisy(side: usize, noise_amplitude: f32) -> Vec<u8> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut rgba = vec![255u8; side * side * 4];
-    for (i, px) in rgba.chunks_exact_mut(4).enumerate() {
-        let (x, y) = ((i % side) as f32, (i / side) as f32);
-        let r = rng.next();
-        let base = [
-            120.0 + 60.0 * (x * 0.013).sin() * (y * 0.007).cos(),
-            110.0 + 50.0 * (x * 0.005 + y * 0.009).sin(),
-            90.0 + 40.0 * (y * 0.011).cos(),
-        ];
-        for c in 0..3 {
-            let noise = ((r >> (c * 16)) & 0xff) as f32 - 128.0;
-            px[c] = (base[c] + noise * noise_amplitude).clamp(0.0, 255.0) as u8;
-        }
-    }
-    rgba
-}
-
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -61,7 +32,7 @@ fn main() {
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<f32>().ok());
     let side = env("GROUNDWORK_BENCH_SIDE").map_or(1024, |v| v as usize);
     let noise = env("GROUNDWORK_BENCH_NOISE").unwrap_or(0.12);
-    let source = noisy(side, noise);
+    let source = common::to_rgba(&common::noisy_rgb(side, noise));
     let blocks = (side / 4 * side / 4) as f64;
     println!("{side}x{side} noisy picture (noise amplitude {noise}), one core");
     println!(

@@ -10,19 +10,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod common;
+
 use groundwork::formats::bc1::psnr_rgb;
 use groundwork::formats::read_map;
-
-/// A small deterministic generator (xorshift64*), so every run sees the same picture.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
 
 /// What one run cost.
 struct Cost {
@@ -59,25 +50,10 @@ fn measure(cmd: &mut Command) -> Cost {
     }
 }
 
-/// A noisy texture: smooth colour fields with per-texel noise, so tiles neither repeat nor are
-/// pure white noise.
+/// The project: the noisy texture (as BMP, which both tools read), heights, metal and types.
 fn make_inputs(dir: &Path, units: u32, noise_amplitude: f32) -> Vec<u8> {
     let side = 512 * units as usize;
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut rgb = vec![0u8; side * side * 3];
-    for (i, px) in rgb.chunks_exact_mut(3).enumerate() {
-        let (x, y) = ((i % side) as f32, (i / side) as f32);
-        let r = rng.next();
-        let base = [
-            120.0 + 60.0 * (x * 0.013).sin() * (y * 0.007).cos(),
-            110.0 + 50.0 * (x * 0.005 + y * 0.009).sin(),
-            90.0 + 40.0 * (y * 0.011).cos(),
-        ];
-        for c in 0..3 {
-            let noise = ((r >> (c * 16)) & 0xff) as f32 - 128.0;
-            px[c] = (base[c] + noise * noise_amplitude).clamp(0.0, 255.0) as u8;
-        }
-    }
+    let rgb = common::noisy_rgb(side, noise_amplitude);
     image::save_buffer(
         dir.join("texture.bmp"),
         &rgb,
@@ -157,12 +133,6 @@ fn make_inputs(dir: &Path, units: u32, noise_amplitude: f32) -> Vec<u8> {
     rgb
 }
 
-fn to_rgba(rgb: &[u8]) -> Vec<u8> {
-    rgb.chunks_exact(3)
-        .flat_map(|p| [p[0], p[1], p[2], 255])
-        .collect()
-}
-
 fn flip_rows(rgba: &[u8], side: usize) -> Vec<u8> {
     rgba.chunks_exact(side * 4)
         .rev()
@@ -217,7 +187,7 @@ fn main() {
     let project = dir.path().join("project");
     std::fs::create_dir_all(&project).unwrap();
     eprintln!("making a {units}x{units} map: {side}x{side} noisy texture ...");
-    let source = to_rgba(&make_inputs(&project, units, noise));
+    let source = common::to_rgba(&make_inputs(&project, units, noise));
     let gw = env!("CARGO_BIN_EXE_groundwork");
     let mut rows = Vec::new();
 

@@ -221,6 +221,20 @@ macro_rules! kernels {
             p
         }
 
+        /// Texel `i`'s squared distance to each palette entry.
+        $(#[$attr])*
+        #[inline]
+        fn texel_distances(px: &Texels, p: &[[V; 3]; 4], i: usize) -> [V; 4] {
+            let mut d = [splat(0.0); 4];
+            for k in 0..4 {
+                let t0 = sub(px[0][i], p[k][0]);
+                let t1 = sub(px[1][i], p[k][1]);
+                let t2 = sub(px[2][i], p[k][2]);
+                d[k] = add(add(mul(t0, t0), mul(t1, t1)), mul(t2, t2));
+            }
+            d
+        }
+
         /// The error of these codes with the indices that suit them best.
         $(#[$attr])*
         #[inline(never)]
@@ -228,15 +242,8 @@ macro_rules! kernels {
             let p = palette(codes);
             let mut error = splat(0.0);
             for i in 0..16 {
-                let mut least = splat(f32::INFINITY);
-                for k in 0..4 {
-                    let t0 = sub(px[0][i], p[k][0]);
-                    let t1 = sub(px[1][i], p[k][1]);
-                    let t2 = sub(px[2][i], p[k][2]);
-                    let d = add(add(mul(t0, t0), mul(t1, t1)), mul(t2, t2));
-                    least = min(d, least);
-                }
-                error = add(error, least);
+                let d = texel_distances(px, &p, i);
+                error = add(error, min(min(d[0], d[1]), min(d[2], d[3])));
             }
             error
         }
@@ -252,16 +259,10 @@ macro_rules! kernels {
             let mut sums = [[zero; 4]; 3];
             let mut error = zero;
             for i in 0..16 {
-                let mut d = [zero; 4];
-                for k in 0..4 {
-                    let t0 = sub(px[0][i], p[k][0]);
-                    let t1 = sub(px[1][i], p[k][1]);
-                    let t2 = sub(px[2][i], p[k][2]);
-                    d[k] = add(add(mul(t0, t0), mul(t1, t1)), mul(t2, t2));
-                }
+                let d = texel_distances(px, &p, i);
                 let least = min(min(d[0], d[1]), min(d[2], d[3]));
                 error = add(error, least);
-                // the first entry at the least distance, as pick chooses
+                // the first entry at the least distance, as fit_of chooses
                 let mut taken = lt(least, least);
                 for k in 0..4 {
                     let here = eq(d[k], least);
@@ -285,14 +286,11 @@ macro_rules! kernels {
             let mut indices = [zero; 16];
             let mut error = zero;
             for i in 0..16 {
-                let mut least = splat(f32::INFINITY);
-                for k in 0..4 {
-                    let t0 = sub(px[0][i], p[k][0]);
-                    let t1 = sub(px[1][i], p[k][1]);
-                    let t2 = sub(px[2][i], p[k][2]);
-                    let d = add(add(mul(t0, t0), mul(t1, t1)), mul(t2, t2));
-                    let closer = lt(d, least);
-                    least = select(closer, d, least);
+                let d = texel_distances(px, &p, i);
+                let mut least = d[0];
+                for k in 1..4 {
+                    let closer = lt(d[k], least);
+                    least = select(closer, d[k], least);
                     indices[i] = select(closer, splat(k as f32), indices[i]);
                 }
                 error = add(error, least);
