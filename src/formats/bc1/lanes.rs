@@ -1,6 +1,6 @@
 //! Eight f32 lanes and the few operations the BC1 refinement needs on them: AVX2 intrinsics
-//! where the CPU has them, plain arrays elsewhere. Every operation is one IEEE operation per
-//! lane (no fused multiply-add), so both give the same bits.
+//! where the CPU has them, SSE2 on any other x86-64, plain arrays elsewhere. Every operation is
+//! one IEEE operation per lane (no fused multiply-add), so all three give the same bits.
 
 /// AVX2: one 256-bit register per value. Callable only from code compiled with AVX2.
 #[cfg(target_arch = "x86_64")]
@@ -178,7 +178,135 @@ pub mod avx2 {
     }
 }
 
-/// Plain arrays, for CPUs without AVX2.
+/// SSE2, which every x86-64 CPU has: two 128-bit registers per value.
+#[cfg(target_arch = "x86_64")]
+pub mod sse2 {
+    use std::arch::x86_64::*;
+
+    #[derive(Clone, Copy)]
+    pub struct V(__m128, __m128);
+    /// A lane mask: all ones where true.
+    #[derive(Clone, Copy)]
+    pub struct M(__m128, __m128);
+
+    /// Lane-wise operations as one intrinsic on each half.
+    macro_rules! halves {
+        ($($name:ident($a:ident: $ta:ident, $b:ident: $tb:ident) -> $out:ident = $op:ident;)*) => {
+            $(
+                #[inline]
+                #[target_feature(enable = "sse2")]
+                pub fn $name($a: $ta, $b: $tb) -> $out {
+                    $out($op($a.0, $b.0), $op($a.1, $b.1))
+                }
+            )*
+        };
+    }
+    halves! {
+        add(a: V, b: V) -> V = _mm_add_ps;
+        sub(a: V, b: V) -> V = _mm_sub_ps;
+        mul(a: V, b: V) -> V = _mm_mul_ps;
+        div(a: V, b: V) -> V = _mm_div_ps;
+        min(a: V, b: V) -> V = _mm_min_ps;
+        max(a: V, b: V) -> V = _mm_max_ps;
+        lt(a: V, b: V) -> M = _mm_cmplt_ps;
+        le(a: V, b: V) -> M = _mm_cmple_ps;
+        eq(a: V, b: V) -> M = _mm_cmpeq_ps;
+        ne(a: V, b: V) -> M = _mm_cmpneq_ps;
+        and(a: M, b: M) -> M = _mm_and_ps;
+        or(a: M, b: M) -> M = _mm_or_ps;
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn splat(x: f32) -> V {
+        V(_mm_set1_ps(x), _mm_set1_ps(x))
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn load(a: &[f32; 8]) -> V {
+        // SAFETY: reads exactly the 8 floats of the array
+        unsafe { V(_mm_loadu_ps(a.as_ptr()), _mm_loadu_ps(a.as_ptr().add(4))) }
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn store(v: V) -> [f32; 8] {
+        let mut a = [0f32; 8];
+        // SAFETY: writes exactly the 8 floats of the array
+        unsafe {
+            _mm_storeu_ps(a.as_mut_ptr(), v.0);
+            _mm_storeu_ps(a.as_mut_ptr().add(4), v.1);
+        }
+        a
+    }
+    /// The 16 texels of eight 4x4 blocks of an RGBA8 image (each block's top-left byte at
+    /// `starts[lane]`, rows `stride` bytes apart), channel by channel, times three.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn load_blocks(rgba: &[u8], stride: usize, starts: &[usize; 8]) -> [[V; 16]; 3] {
+        let p = super::portable::load_blocks(rgba, stride, starts);
+        let mut out = [[splat(0.0); 16]; 3];
+        for c in 0..3 {
+            for i in 0..16 {
+                out[c][i] = load(&super::portable::store(p[c][i]));
+            }
+        }
+        out
+    }
+    /// The lanes as integers (they hold whole numbers).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn to_i32(v: V) -> [i32; 8] {
+        let mut a = [0i32; 8];
+        // SAFETY: writes exactly the 8 integers of the array
+        unsafe {
+            _mm_storeu_si128(a.as_mut_ptr().cast(), _mm_cvttps_epi32(v.0));
+            _mm_storeu_si128(a.as_mut_ptr().add(4).cast(), _mm_cvttps_epi32(v.1));
+        }
+        a
+    }
+    /// Rounded towards zero, then down one where that went up (exact below 2^31).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn floor(a: V) -> V {
+        V(floor_half(a.0), floor_half(a.1))
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn floor_half(x: __m128) -> __m128 {
+        let t = _mm_cvtepi32_ps(_mm_cvttps_epi32(x));
+        _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, x), _mm_set1_ps(1.0)))
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn not(a: M) -> M {
+        let ones = _mm_castsi128_ps(_mm_set1_epi32(-1));
+        M(_mm_xor_ps(a.0, ones), _mm_xor_ps(a.1, ones))
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn any(m: M) -> bool {
+        (_mm_movemask_ps(m.0) | _mm_movemask_ps(m.1)) != 0
+    }
+    /// `m ? a : b` per lane.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn select(m: M, a: V, b: V) -> V {
+        let half =
+            |m: __m128, a: __m128, b: __m128| _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
+        V(half(m.0, a.0, b.0), half(m.1, a.1, b.1))
+    }
+    /// 1.0 where the mask is set, else 0.0.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn ones(m: M) -> V {
+        let one = _mm_set1_ps(1.0);
+        V(_mm_and_ps(m.0, one), _mm_and_ps(m.1, one))
+    }
+}
+
+/// Plain arrays, for other CPUs (and as the reference the others are tested against; on
+/// x86-64 the refinement itself only borrows its texel loading).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 pub mod portable {
     #[derive(Clone, Copy)]
     pub struct V([f32; 8]);

@@ -34,6 +34,12 @@ pub fn refine_bc1(rgba: &[u8], width: usize, height: usize, blocks: &mut [u8]) {
         unsafe { with_avx2::refine_all(rgba, width, height, blocks) };
         return;
     }
+    // SAFETY: every x86-64 CPU has SSE2
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        with_sse2::refine_all(rgba, width, height, blocks)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
     portable::refine_all(rgba, width, height, blocks);
 }
 
@@ -604,6 +610,16 @@ mod with_avx2 {
     kernels!(#[target_feature(enable = "avx2")]);
 }
 
+/// Any x86-64 CPU.
+#[cfg(target_arch = "x86_64")]
+mod with_sse2 {
+    use super::super::lanes::sse2::*;
+    use super::*;
+    kernels!(#[target_feature(enable = "sse2")]);
+}
+
+/// Any CPU; on x86-64 only the tests use it, as the reference.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 mod portable {
     use super::super::lanes::portable::*;
     use super::*;

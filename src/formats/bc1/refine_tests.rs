@@ -1,5 +1,5 @@
-//! Tests of the BC1 refinement: never worse, a clear gain on noise, the vector and portable
-//! kernels alike, exact blocks kept exact.
+//! Tests of the BC1 refinement: never worse, a clear gain on noise, the AVX2, SSE2 and plain
+//! array kernels alike, exact blocks kept exact.
 
 use super::*;
 use crate::formats::bc1::{Bc1Quality, decode_bc1, encode_bc1, psnr_rgb};
@@ -89,7 +89,7 @@ fn refined_blocks_are_never_worse_and_noise_gains_clearly() {
 }
 
 #[test]
-fn vector_and_portable_kernels_write_the_same_bytes() {
+fn avx2_sse2_and_array_kernels_write_the_same_bytes() {
     // a width of 7 blocks leaves a short group of lanes at the end of every row
     let (w, h) = (28, 16);
     let img: Vec<u8> = noisy(32)
