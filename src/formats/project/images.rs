@@ -2,6 +2,7 @@
 //! type maps. Each is checked against the size the map needs, naming the file and that size.
 //! The texture is decoded once, straight into the document's RGBA buffer.
 
+use rayon::prelude::*;
 use std::io::BufWriter;
 use std::path::Path;
 
@@ -250,18 +251,42 @@ fn read_plain_bmp(
     f.seek(SeekFrom::Start(offset))
         .map_err(|e| FormatError::io(path, e))?;
     let mut rgba = vec![0u8; w * h * 4];
-    let mut row = vec![0u8; stride];
-    for i in 0..h {
-        f.read_exact(&mut row)
-            .map_err(|e| FormatError::io(path, e))?;
+    // bands of rows: read one, then spread its pixels out on all cores
+    const BAND_ROWS: usize = 64;
+    let mut band = vec![0u8; stride * BAND_ROWS.min(h)];
+    let mut first = 0;
+    while first < h {
+        let rows = BAND_ROWS.min(h - first);
+        let src = &mut band[..stride * rows];
+        f.read_exact(src).map_err(|e| FormatError::io(path, e))?;
+        let src = &*src;
+        let convert = |(dst, src): (&mut [u8], &[u8])| match bytes_pp {
+            3 => bgr_to_rgba::<3>(dst, src),
+            _ => bgr_to_rgba::<4>(dst, src),
+        };
         // rows are stored bottom-up unless the height is negative
-        let y = if height > 0 { h - 1 - i } else { i };
-        let dst = &mut rgba[y * w * 4..(y + 1) * w * 4];
-        for (d, s) in dst.chunks_exact_mut(4).zip(row.chunks_exact(bytes_pp)) {
-            d.copy_from_slice(&[s[2], s[1], s[0], 255]);
+        if height > 0 {
+            let dst = &mut rgba[(h - first - rows) * w * 4..(h - first) * w * 4];
+            dst.par_chunks_mut(w * 4)
+                .rev()
+                .zip(src.par_chunks(stride))
+                .for_each(convert);
+        } else {
+            let dst = &mut rgba[first * w * 4..(first + rows) * w * 4];
+            dst.par_chunks_mut(w * 4)
+                .zip(src.par_chunks(stride))
+                .for_each(convert);
         }
+        first += rows;
     }
     Ok(Some(rgba))
+}
+
+/// One row of BGR(A) pixels, `N` bytes each, as opaque RGBA.
+fn bgr_to_rgba<const N: usize>(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(N)) {
+        d.copy_from_slice(&[s[2], s[1], s[0], 255]);
+    }
 }
 
 /// BMP, TGA or JPEG: decoded once into the RGBA buffer itself (RGB is decoded into its front and
