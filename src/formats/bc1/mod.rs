@@ -108,19 +108,21 @@ pub fn decode_bc1_block(block: &[u8]) -> [[u8; 4]; 16] {
     px
 }
 
+/// The 8-bit red, green and blue of an RGB565 colour (each field's bits repeated).
+pub(crate) fn expand_565(c: u16) -> [u32; 3] {
+    let (r, g, b) = ((c >> 11) as u32, ((c >> 5) & 63) as u32, (c & 31) as u32);
+    [
+        (r << 3) | (r >> 2),
+        (g << 2) | (g >> 4),
+        (b << 3) | (b >> 2),
+    ]
+}
+
 /// Decodes one block with the palette's thirds rounded to nearest, as D3D's reference does.
 pub fn decode_bc1_block_rounded(block: &[u8]) -> [[u8; 4]; 16] {
     let c0 = u16::from_le_bytes([block[0], block[1]]);
     let c1 = u16::from_le_bytes([block[2], block[3]]);
-    let ex = |c: u16| {
-        let (r, g, b) = ((c >> 11) as u32, ((c >> 5) & 63) as u32, (c & 31) as u32);
-        [
-            (r << 3) | (r >> 2),
-            (g << 2) | (g >> 4),
-            (b << 3) | (b >> 2),
-        ]
-    };
-    let (a, b) = (ex(c0), ex(c1));
+    let (a, b) = (expand_565(c0), expand_565(c1));
     let mut pal = [[0u8, 0, 0, 255]; 4];
     for c in 0..3 {
         pal[0][c] = a[c] as u8;
@@ -139,23 +141,21 @@ pub fn decode_bc1_block_rounded(block: &[u8]) -> [[u8; 4]; 16] {
 
 /// Decodes a row-major BC1 image into RGBA8, thirds rounded.
 pub fn decode_bc1_rounded(blocks: &[u8], width: usize, height: usize) -> Vec<u8> {
-    let mut out = vec![0u8; width * height * 4];
-    let bw = width / 4;
-    for (i, block) in blocks.chunks_exact(BC1_BLOCK_BYTES).enumerate() {
-        let (bx, by) = (i % bw, i / bw);
-        let px = decode_bc1_block_rounded(block);
-        for py in 0..4 {
-            let o = ((by * 4 + py) * width + bx * 4) * 4;
-            for x in 0..4 {
-                out[o + 4 * x..o + 4 * x + 4].copy_from_slice(&px[py * 4 + x]);
-            }
-        }
-    }
-    out
+    decode_blocks(blocks, width, height, decode_bc1_block_rounded)
 }
 
 /// Decodes a row-major BC1 image into RGBA8.
 pub fn decode_bc1(blocks: &[u8], width: usize, height: usize) -> Vec<u8> {
+    decode_blocks(blocks, width, height, decode_bc1_block)
+}
+
+/// Places each block's texels, as `decode_block` gives them, into an RGBA8 image.
+fn decode_blocks(
+    blocks: &[u8],
+    width: usize,
+    height: usize,
+    decode_block: fn(&[u8]) -> [[u8; 4]; 16],
+) -> Vec<u8> {
     let mut out = vec![0u8; width * height * 4];
     let bw = width.div_ceil(4);
     for (i, block) in blocks.chunks_exact(BC1_BLOCK_BYTES).enumerate() {
@@ -163,7 +163,7 @@ pub fn decode_bc1(blocks: &[u8], width: usize, height: usize) -> Vec<u8> {
         if by * 4 >= height {
             break;
         }
-        let px = decode_bc1_block(block);
+        let px = decode_block(block);
         for py in 0..4 {
             let y = by * 4 + py;
             if y >= height {

@@ -629,19 +629,11 @@ mod portable {
 /// The error of lane `l`'s block as a 3-colour block (endpoints, their midpoint, black).
 fn three_colour_error(px: &TexelArrays, l: usize, block: &[u8; 8]) -> f32 {
     let bits = u32::from_le_bytes([block[4], block[5], block[6], block[7]]);
+    let a = super::expand_565(u16::from_le_bytes([block[0], block[1]]));
+    let b = super::expand_565(u16::from_le_bytes([block[2], block[3]]));
     let mut error = 0.0;
-    for (c, shift, mask) in [(0usize, 11u32, 31u16), (1, 5, 63), (2, 0, 31)] {
-        let expand = |v: u16| {
-            let q = ((v >> shift) & mask) as u32;
-            let e = if c == 1 {
-                (q << 2) | (q >> 4)
-            } else {
-                (q << 3) | (q >> 2)
-            };
-            3.0 * e as f32
-        };
-        let e0 = expand(u16::from_le_bytes([block[0], block[1]]));
-        let e1 = expand(u16::from_le_bytes([block[2], block[3]]));
+    for c in 0..3 {
+        let (e0, e1) = (3.0 * a[c] as f32, 3.0 * b[c] as f32);
         let palette = [e0, e1, 0.5 * (e0 + e1), 0.0];
         for i in 0..16 {
             let d = px[c][i][l] - palette[((bits >> (2 * i)) & 3) as usize];
