@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use groundwork::map::{Feature, Map, MapSettings, MapSize, Team, TerrainType};
 use serde_json::json;
@@ -104,28 +103,12 @@ fn patterned_map(w_units: u32, h_units: u32, name: &str) -> Map {
     m
 }
 
-fn groundwork() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_groundwork"))
-}
-
 /// Saves `map` as a project, compiles it with the CLI to `out`, and returns the archive path.
 fn compile_via_cli(map: &Map, dir: &Path, out_name: &str) -> std::path::PathBuf {
     let project = dir.join(format!("{out_name}.project"));
     groundwork::formats::save_project(map, &project).unwrap();
     let out = dir.join(out_name);
-    let r = groundwork()
-        .arg("compile")
-        .arg(&project)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(
-        r.status.success(),
-        "compile failed: {}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    common::compile_project(&project, &out);
     out
 }
 

@@ -81,13 +81,7 @@ fn bar_template_round_trips_through_a_project() {
     );
 
     let recompiled = dir.path().join("MAP_BLUEPRINT_V1_rt.sd7");
-    run_ok(&[
-        os("compile"),
-        project.as_os_str(),
-        os("-o"),
-        recompiled.as_os_str(),
-        os("-q"),
-    ]);
+    common::compile_project(&project, &recompiled);
 
     let (d0, d1) = (dir.path().join("dump0"), dir.path().join("dump1"));
     let before = common::validate_map(&original, None, Some(&d0));
@@ -156,13 +150,7 @@ fn bare_smf_without_tiles_decompiles_from_its_minimap() {
     toml.push_str("\n[[teams]]\nstart = [500.0, 500.0]\n\n[[teams]]\nstart = [2500.0, 3500.0]\n");
     std::fs::write(project.join("map.toml"), toml).unwrap();
     let archive = dir.path().join("Great_Divide.sdz");
-    run_ok(&[
-        os("compile"),
-        project.as_os_str(),
-        os("-o"),
-        archive.as_os_str(),
-        os("-q"),
-    ]);
+    common::compile_project(&project, &archive);
     let dump = dir.path().join("dump");
     let v = common::validate_map(&archive, None, Some(&dump));
     assert_eq!(v["lint_ok"], true, "{}", v["lint"]);

@@ -157,15 +157,7 @@ fn cli_lists_imports_and_compiles() {
 
     if common::referee().is_some() {
         let out = tmp.path().join("rush.sd7");
-        let c = Command::new(bin)
-            .arg("compile")
-            .arg(&project)
-            .arg("-o")
-            .arg(&out)
-            .arg("-q")
-            .output()
-            .unwrap();
-        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+        common::compile_project(&project, &out);
         let v = common::validate_map(&out, None, None);
         assert_eq!(v["lint_ok"], true);
     }

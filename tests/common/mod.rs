@@ -135,3 +135,21 @@ pub fn words(bytes: &[u8]) -> Vec<u16> {
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
         .collect()
 }
+
+/// Compiles the project folder `project` to the archive `out` with the CLI, quietly; panics
+/// with the CLI's error when it fails.
+pub fn compile_project(project: &Path, out: &Path) {
+    let r = Command::new(env!("CARGO_BIN_EXE_groundwork"))
+        .arg("compile")
+        .arg(project)
+        .arg("-o")
+        .arg(out)
+        .arg("-q")
+        .output()
+        .expect("run groundwork compile");
+    assert!(
+        r.status.success(),
+        "compile failed: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
