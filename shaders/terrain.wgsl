@@ -5,7 +5,8 @@
 @group(0) @binding(1) var heights: texture_2d<f32>;
 @group(0) @binding(2) var metal_map: texture_2d<f32>;
 @group(0) @binding(3) var grass_map: texture_2d<f32>;
-@group(0) @binding(4) var type_map: texture_2d<u32>;
+// the editable layers hold their bytes as floats (0..255), as the brush kernels write them
+@group(0) @binding(4) var type_map: texture_2d<f32>;
 @group(0) @binding(5) var<uniform> palette: array<vec4<f32>, 256>;
 @group(0) @binding(6) var ground_sampler: sampler;
 
@@ -113,17 +114,18 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
 
     if (frame.overlay.x > 0.0) {
         let m = textureLoad(metal_map, cell(in.world.xz, 16.0, textureDimensions(metal_map)), 0).r;
-        let mc = metal_colour(m);
+        let mc = metal_colour(clamp(round(m), 0.0, 255.0) / 255.0);
         col = mix(col, mc.rgb * shade, mc.a * frame.overlay.x);
     }
     if (frame.overlay.y > 0.0) {
         let g = textureLoad(grass_map, cell(in.world.xz, 32.0, textureDimensions(grass_map)), 0).r;
-        if (g > 0.0) {
+        if (g >= 0.5) {
             col = mix(col, vec3<f32>(0.2, 0.95, 0.25) * shade, 0.6 * frame.overlay.y);
         }
     }
     if (frame.overlay.z > 0.0) {
-        let t = textureLoad(type_map, cell(in.world.xz, 16.0, textureDimensions(type_map)), 0).r;
+        let tf = textureLoad(type_map, cell(in.world.xz, 16.0, textureDimensions(type_map)), 0).r;
+        let t = u32(clamp(round(tf), 0.0, 255.0));
         col = mix(col, palette[t].rgb * shade, 0.6 * frame.overlay.z);
     }
     if (frame.overlay.w > 0.0) {

@@ -42,7 +42,7 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
     let Some(setup) = gpu_setup() else { return };
     let mut harness = editor(EditorOptions::default(), setup);
     wait_until_ready(&mut harness);
-    let before = harness.state().document().unwrap().map.heights.clone();
+    let before = harness.state().document().unwrap().map().heights.clone();
 
     // drag across the middle of the view with the left button: the raise/lower brush
     let path = [
@@ -64,7 +64,7 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
         harness.step();
     }
     // while the button is down the document still holds the old heights
-    assert_eq!(harness.state().document().unwrap().map.heights, before);
+    assert_eq!(harness.state().document().unwrap().map().heights, before);
     harness.event(egui::Event::PointerButton {
         pos: path[2],
         button: egui::PointerButton::Primary,
@@ -74,9 +74,13 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
     harness.step();
     harness.step();
     let doc = harness.state().document().unwrap();
-    let after = doc.map.heights.clone();
-    assert_eq!(doc.history.undo_len(), 1, "one stroke, one undo step");
-    assert!(doc.dirty);
+    let after = doc.map().heights.clone();
+    assert_eq!(
+        doc.session.history().undo_len(),
+        1,
+        "one stroke, one undo step"
+    );
+    assert!(doc.dirty());
     let raised = after
         .data()
         .iter()
@@ -87,11 +91,11 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
 
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.step();
-    assert_eq!(harness.state().document().unwrap().map.heights, before);
+    assert_eq!(harness.state().document().unwrap().map().heights, before);
     harness.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
         egui::Key::Z,
     );
     harness.step();
-    assert_eq!(harness.state().document().unwrap().map.heights, after);
+    assert_eq!(harness.state().document().unwrap().map().heights, after);
 }

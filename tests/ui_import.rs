@@ -79,11 +79,11 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
     step_until(&mut harness, "the import", |h| h.state().is_ready());
 
     let doc = harness.state().document().unwrap();
-    assert!(doc.dirty, "an imported map is not saved yet");
+    assert!(doc.dirty(), "an imported map is not saved yet");
     assert!(doc.project_dir.is_none());
-    assert_eq!(doc.map.teams.len(), 2);
+    assert_eq!(doc.map().teams.len(), 2);
     assert!(
-        doc.map.metal.data().iter().any(|&m| m > 0),
+        doc.map().metal.data().iter().any(|&m| m > 0),
         "oil became metal"
     );
     let report = doc
@@ -105,14 +105,14 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
     let ctx = harness.ctx.clone();
     harness.state_mut().save_to(project.clone(), &ctx);
     step_until(&mut harness, "the save", |h| {
-        h.state().is_ready() && !h.state().document().unwrap().dirty
+        h.state().is_ready() && !h.state().document().unwrap().dirty()
     });
     let saved = std::fs::read_to_string(project.join(IMPORT_REPORT_FILE)).unwrap();
     assert_eq!(saved, report);
     let back = groundwork::formats::load_project(&project).unwrap();
     assert_eq!(
         back.map.teams,
-        harness.state().document().unwrap().map.teams
+        harness.state().document().unwrap().map().teams
     );
 }
 
@@ -127,14 +127,14 @@ fn a_starcraft_map_on_the_command_line_imports() {
     let mut harness = editor_on(&path, setup);
     step_until(&mut harness, "the import", |h| h.state().is_ready());
     let doc = harness.state().document().unwrap();
-    assert!(doc.dirty);
+    assert!(doc.dirty());
     assert!(
         doc.import_report
             .as_deref()
             .unwrap()
             .contains("StarCraft II")
     );
-    assert!(doc.map.teams.len() >= 2);
+    assert!(doc.map().teams.len() >= 2);
     assert!(harness.state().title().contains("Simple64"));
 
     // File > Import: both importers, each with its options

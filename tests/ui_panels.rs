@@ -12,7 +12,7 @@ use groundwork::ui::log_panel::LogPanel;
 use groundwork::ui::minimap_panel::MinimapPanel;
 use groundwork::ui::properties_panel::PropertiesPanel;
 use groundwork::ui::status_bar::StatusBar;
-use groundwork::ui::tools_panel::{Tool, ToolsPanel};
+use groundwork::ui::tools_panel::ToolsPanel;
 
 fn have_gpu() -> bool {
     match groundwork::gpu::GpuContext::headless() {
@@ -101,9 +101,11 @@ fn tools_panel_with_legends() {
         ..ViewOptions::default()
     };
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(280.0, 640.0))
+        .with_size(egui::vec2(280.0, 900.0))
         .wgpu()
-        .build_ui(|ui| panel.ui(ui, &mut view, &map.settings, true));
+        .build_ui(|ui| {
+            panel.ui(ui, &mut view, &map.settings, map.symmetry, true, true, None);
+        });
     harness.run();
     // the metal legend is in metal units: 255 x maxMetal 2.0
     assert!(harness.query_by_label_contains("510.0 metal").is_some());
@@ -119,16 +121,23 @@ fn choosing_a_tool() {
         .with_size(egui::vec2(280.0, 600.0))
         .build_ui_state(
             |ui, (panel, view): &mut (ToolsPanel, ViewOptions)| {
-                panel.ui(ui, view, &map.settings, true)
+                panel.ui(ui, view, &map.settings, map.symmetry, true, true, None);
             },
             state,
         );
-    assert_eq!(harness.state().0.tool, Tool::RaiseLower);
+    assert_eq!(harness.state().0.current().unwrap().0.name(), "raise");
+    // every registered tool is offered
+    for t in groundwork::edit::TOOLS {
+        assert!(harness.query_by_label(t.label()).is_some(), "{}", t.label());
+    }
+    harness.get_by_label("Smooth").click();
+    harness.run();
+    assert_eq!(harness.state().0.current().unwrap().0.name(), "smooth");
     harness.get_by_label("Navigate").click();
     harness.run();
     harness.get_by_label("Grid (128 squares)").click();
     harness.run();
-    assert_eq!(harness.state().0.tool, Tool::Navigate);
+    assert!(harness.state().0.current().is_none());
     assert!(harness.state().1.grid);
 }
 

@@ -1,282 +1,257 @@
-//! The raise/lower brush: its settings, the dabs a stroke lays down, the parameter block its
-//! WGSL kernel (`shaders/brush_raise_lower.wgsl`) reads, and the CPU twin of that kernel.
-//!
-//! The parameter block is shared byte for byte: the GPU path uploads [`StrokeParams`] as a
-//! uniform, the CPU path ([`apply_raise_lower`]) reads the same struct and does the same f32
-//! arithmetic in the same order, so a test can hold the two side by side.
+//! What every brush shares: its radius, strength, falloff curve and shape (circle, square or a
+//! greyscale mask image), and how the cursor's path becomes evenly spaced dabs, the same at any
+//! cursor speed and frame rate.
 
-use bytemuck::{Pod, Zeroable};
+use std::sync::Arc;
 
-use super::GridRect;
-use crate::map::{ELMOS_PER_SQUARE, HeightGrid};
+use crate::map::Grid;
 
-/// How many dabs one kernel dispatch applies (the uniform array's length in the WGSL).
-pub const MAX_DABS_PER_DISPATCH: usize = 64;
-
-/// The raise/lower brush as the user set it up.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RaiseLowerBrush {
-    pub radius_elmos: f32,
-    /// Height added per second at the centre while the button is held (negative lowers).
-    pub rate_elmos_per_s: f32,
-    /// 0: soft all the way from the centre; 1: a flat-topped cylinder.
-    pub hardness: f32,
+/// How a dab's weight falls from its centre (1) to its rim (0). The numbers are the codes the
+/// kernels read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Falloff {
+    /// Smoothstep: soft at both ends.
+    #[default]
+    Smooth = 0,
+    /// Straight down to the rim.
+    Linear = 1,
+    /// (1 - d)^2: a peak in the middle.
+    Sharp = 2,
+    /// Full weight to the rim.
+    Flat = 3,
 }
 
-impl Default for RaiseLowerBrush {
-    fn default() -> RaiseLowerBrush {
-        RaiseLowerBrush {
+impl Falloff {
+    pub const ALL: [Falloff; 4] = [
+        Falloff::Smooth,
+        Falloff::Linear,
+        Falloff::Sharp,
+        Falloff::Flat,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Falloff::Smooth => "smooth",
+            Falloff::Linear => "linear",
+            Falloff::Sharp => "sharp",
+            Falloff::Flat => "flat",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Falloff, String> {
+        Falloff::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown falloff \"{s}\" (smooth, linear, sharp, flat)"))
+    }
+
+    /// The weight at `d` = distance / radius. Written exactly as the WGSL `falloff_curve`.
+    pub fn weight(self, d: f32) -> f32 {
+        if d >= 1.0 {
+            return 0.0;
+        }
+        match self {
+            Falloff::Smooth => 1.0 - d * d * (3.0 - 2.0 * d),
+            Falloff::Linear => 1.0 - d,
+            Falloff::Sharp => {
+                let u = 1.0 - d;
+                u * u
+            }
+            Falloff::Flat => 1.0,
+        }
+    }
+}
+
+/// A greyscale image used as a brush's shape (or a stamp): values 0..=1, row 0 at the top
+/// (low z).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaskImage {
+    /// Where it came from, for the panel and error messages.
+    pub name: String,
+    pub values: Arc<Grid<f32>>,
+}
+
+/// The outline of a dab.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum BrushShape {
+    #[default]
+    Circle,
+    /// A square whose half side is the radius.
+    Square,
+    /// A square holding a greyscale image that scales the weight.
+    Mask(MaskImage),
+}
+
+impl BrushShape {
+    /// The code the kernels read: 0 circle, 1 square, 2 mask.
+    pub fn code(&self) -> u32 {
+        match self {
+            BrushShape::Circle => 0,
+            BrushShape::Square => 1,
+            BrushShape::Mask(_) => 2,
+        }
+    }
+
+    pub fn mask(&self) -> Option<&MaskImage> {
+        match self {
+            BrushShape::Mask(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// How far past the radius a dab may reach: a square's corner lies sqrt(2) radii out.
+    pub fn reach_factor(&self) -> f32 {
+        match self {
+            BrushShape::Circle => 1.0,
+            _ => std::f32::consts::SQRT_2,
+        }
+    }
+}
+
+/// The settings every brush shares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Brush {
+    pub radius_elmos: f32,
+    /// 0..=1; each tool says what it means.
+    pub strength: f32,
+    pub falloff: Falloff,
+    pub shape: BrushShape,
+    /// Dabs are this many radii apart along the path.
+    pub spacing_radii: f32,
+}
+
+impl Default for Brush {
+    fn default() -> Brush {
+        Brush {
             radius_elmos: 256.0,
-            rate_elmos_per_s: 120.0,
-            hardness: 0.3,
+            strength: 0.5,
+            falloff: Falloff::Smooth,
+            shape: BrushShape::Circle,
+            spacing_radii: 0.25,
         }
     }
 }
 
-impl RaiseLowerBrush {
-    /// Valid radius range, in elmos.
+impl Brush {
+    /// The radius range the editor offers, in elmos.
     pub const RADIUS_RANGE_ELMOS: std::ops::RangeInclusive<f32> = 8.0..=4096.0;
-    /// Valid rate range, in elmos per second.
-    pub const RATE_RANGE_ELMOS_PER_S: std::ops::RangeInclusive<f32> = 1.0..=2000.0;
 
-    /// The dabs for a cursor that moved from `from` to `to` (elmos, x and z) over `dt_s`
-    /// seconds, spaced a quarter radius apart, sharing the height the time step adds.
-    /// `lower` flips the sign.
-    pub fn dabs_along(&self, from: [f32; 2], to: [f32; 2], dt_s: f32, lower: bool) -> Vec<Dab> {
-        let radius = self.radius_elmos.max(1.0);
-        let len = ((to[0] - from[0]).powi(2) + (to[1] - from[1]).powi(2)).sqrt();
-        let n = ((len / (radius * 0.25)).ceil() as usize).clamp(1, MAX_DABS_PER_DISPATCH);
-        let total = self.rate_elmos_per_s * dt_s * if lower { -1.0 } else { 1.0 };
-        (1..=n)
-            .map(|i| {
-                let t = i as f32 / n as f32;
-                Dab {
-                    x_elmos: from[0] + (to[0] - from[0]) * t,
-                    z_elmos: from[1] + (to[1] - from[1]) * t,
-                    radius_elmos: radius,
-                    amount_elmos: total / n as f32,
-                    hardness: self.hardness.clamp(0.0, 1.0),
-                }
-            })
-            .collect()
+    /// Distance between dabs along the path, in elmos.
+    pub fn spacing_elmos(&self) -> f32 {
+        (self.radius_elmos * self.spacing_radii.clamp(0.02, 4.0)).max(1.0)
+    }
+
+    /// One step of the `[` / `]` keys: a tenth of the radius, within the range.
+    pub fn step_radius(&mut self, up: bool) {
+        let r = self.radius_elmos * if up { 1.1 } else { 1.0 / 1.1 };
+        self.radius_elmos = r.clamp(
+            *Self::RADIUS_RANGE_ELMOS.start(),
+            *Self::RADIUS_RANGE_ELMOS.end(),
+        );
     }
 }
 
-/// One stamp of a brush at one place, in world units.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Dab {
-    pub x_elmos: f32,
-    pub z_elmos: f32,
-    pub radius_elmos: f32,
-    /// Height added at the centre (negative lowers).
-    pub amount_elmos: f32,
-    pub hardness: f32,
+/// Dabs held still under the cursor, per second, when the button stays down.
+pub const HELD_DABS_PER_S: f32 = 10.0;
+
+/// Turns the cursor's path into dab positions a fixed distance apart. The leftover distance
+/// carries from one call to the next, so the dabs do not depend on how the path was cut into
+/// frames; holding still adds dabs at [`HELD_DABS_PER_S`] (time counts as distance).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathSpacer {
+    spacing_elmos: f32,
+    last: [f32; 2],
+    /// Distance travelled since the last dab.
+    carried_elmos: f32,
 }
 
-/// One dab in heightmap-vertex units, as the kernel reads it (32 bytes, std140-friendly).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct DabParams {
-    pub center_x: f32,
-    pub center_z: f32,
-    pub radius: f32,
-    pub amount_elmos: f32,
-    pub hardness: f32,
-    pub pad: [f32; 3],
-}
-
-/// The uniform block one dispatch of a height kernel reads: the rectangle of vertices it
-/// covers, the height range to clamp to, and up to [`MAX_DABS_PER_DISPATCH`] dabs.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct StrokeParams {
-    pub origin: [u32; 2],
-    pub size: [u32; 2],
-    pub min_height_elmos: f32,
-    pub max_height_elmos: f32,
-    pub dab_count: u32,
-    pub pad: u32,
-    pub dabs: [DabParams; MAX_DABS_PER_DISPATCH],
-}
-
-impl StrokeParams {
-    /// The parameters for `dabs` (at most [`MAX_DABS_PER_DISPATCH`]; more are dropped) on a
-    /// heightmap of `width` x `height` vertices, clamping results to `[min, max]` elmos.
-    /// Returns `None` when no dab touches the map.
-    pub fn new(
-        dabs: &[Dab],
-        width: usize,
-        height: usize,
-        min_height_elmos: f32,
-        max_height_elmos: f32,
-    ) -> Option<StrokeParams> {
-        let mut p = StrokeParams {
-            origin: [0; 2],
-            size: [0; 2],
-            min_height_elmos,
-            max_height_elmos,
-            dab_count: 0,
-            pad: 0,
-            dabs: [DabParams::default(); MAX_DABS_PER_DISPATCH],
-        };
-        let mut rect = GridRect::default();
-        let sq = ELMOS_PER_SQUARE as f32;
-        for d in dabs.iter().take(MAX_DABS_PER_DISPATCH) {
-            let dp = DabParams {
-                center_x: d.x_elmos / sq,
-                center_z: d.z_elmos / sq,
-                radius: (d.radius_elmos / sq).max(0.5),
-                amount_elmos: d.amount_elmos,
-                hardness: d.hardness.clamp(0.0, 1.0),
-                pad: [0.0; 3],
-            };
-            let r = GridRect::around(dp.center_x, dp.center_z, dp.radius, width, height);
-            if r.is_empty() {
-                continue;
-            }
-            rect = rect.union(&r);
-            p.dabs[p.dab_count as usize] = dp;
-            p.dab_count += 1;
+impl PathSpacer {
+    /// Starts at `at`, where the first dab goes (returned by [`PathSpacer::start`]).
+    pub fn new(at: [f32; 2], spacing_elmos: f32) -> PathSpacer {
+        PathSpacer {
+            spacing_elmos: spacing_elmos.max(0.5),
+            last: at,
+            carried_elmos: 0.0,
         }
-        if rect.is_empty() {
-            return None;
+    }
+
+    /// The first dab: where the stroke starts.
+    pub fn start(&self) -> [f32; 2] {
+        self.last
+    }
+
+    /// The dabs for a cursor moving on to `to`, with `held_s` seconds of holding counted as
+    /// extra distance (0 for scripted paths).
+    pub fn advance(&mut self, to: [f32; 2], held_s: f32) -> Vec<[f32; 2]> {
+        let (dx, dz) = (to[0] - self.last[0], to[1] - self.last[1]);
+        let len = (dx * dx + dz * dz).sqrt();
+        let extra = held_s.max(0.0) * HELD_DABS_PER_S * self.spacing_elmos;
+        let total = len + extra;
+        let mut out = Vec::new();
+        // the distance along this step at which the next dab falls
+        let mut next = self.spacing_elmos - self.carried_elmos;
+        while next <= total + 1e-4 {
+            // time-made distance is spread along the move, so the dabs stay on the path
+            let t = if total > 0.0 { next / total } else { 1.0 };
+            out.push([self.last[0] + dx * t, self.last[1] + dz * t]);
+            next += self.spacing_elmos;
         }
-        p.origin = [rect.x0 as u32, rect.z0 as u32];
-        p.size = [rect.w as u32, rect.h as u32];
-        Some(p)
-    }
-
-    /// The vertices this dispatch may change.
-    pub fn rect(&self) -> GridRect {
-        GridRect::new(
-            self.origin[0] as usize,
-            self.origin[1] as usize,
-            self.size[0] as usize,
-            self.size[1] as usize,
-        )
-    }
-
-    pub fn active_dabs(&self) -> &[DabParams] {
-        &self.dabs[..self.dab_count as usize]
-    }
-}
-
-/// The brush's weight at `d` = distance / radius: 1 inside `hardness`, easing to 0 at the rim.
-/// Written exactly as the WGSL `falloff` is.
-pub fn falloff(d: f32, hardness: f32) -> f32 {
-    if d >= 1.0 {
-        return 0.0;
-    }
-    let edge0 = hardness.min(0.999);
-    let t = ((d - edge0) / (1.0 - edge0)).clamp(0.0, 1.0);
-    1.0 - t * t * (3.0 - 2.0 * t)
-}
-
-/// The CPU twin of `brush_raise_lower.wgsl`: applies every dab, in order, to each vertex of
-/// the rectangle, clamping after each one.
-pub fn apply_raise_lower(heights: &mut HeightGrid, params: &StrokeParams) {
-    let rect = params.rect();
-    let w = heights.width();
-    let data = heights.data_mut();
-    for z in rect.z0..rect.z1() {
-        for x in rect.x0..rect.x1() {
-            let idx = z * w + x;
-            let mut h = data[idx];
-            for d in params.active_dabs() {
-                let dx = x as f32 - d.center_x;
-                let dz = z as f32 - d.center_z;
-                let dist = (dx * dx + dz * dz).sqrt() / d.radius;
-                let wgt = falloff(dist, d.hardness);
-                h = (h + d.amount_elmos * wgt)
-                    .clamp(params.min_height_elmos, params.max_height_elmos);
-            }
-            data[idx] = h;
-        }
+        self.carried_elmos = total - (next - self.spacing_elmos);
+        self.last = to;
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Grid;
 
     #[test]
-    fn params_are_the_size_the_shader_expects() {
-        assert_eq!(std::mem::size_of::<DabParams>(), 32);
-        assert_eq!(
-            std::mem::size_of::<StrokeParams>(),
-            32 + 32 * MAX_DABS_PER_DISPATCH
-        );
+    fn falloffs_run_from_one_to_zero() {
+        for f in Falloff::ALL {
+            assert_eq!(f.weight(0.0), 1.0, "{f:?}");
+            assert_eq!(f.weight(1.0), 0.0, "{f:?}");
+            assert_eq!(Falloff::parse(f.name()), Ok(f));
+        }
+        assert_eq!(Falloff::Linear.weight(0.25), 0.75);
+        assert_eq!(Falloff::Sharp.weight(0.5), 0.25);
+        assert_eq!(Falloff::Smooth.weight(0.5), 0.5);
+        assert_eq!(Falloff::Flat.weight(0.99), 1.0);
     }
 
     #[test]
-    fn falloff_is_one_inside_and_zero_outside() {
-        assert_eq!(falloff(0.0, 0.3), 1.0);
-        assert_eq!(falloff(0.2, 0.3), 1.0);
-        assert_eq!(falloff(1.0, 0.3), 0.0);
-        let mid = falloff(0.65, 0.3);
-        assert!(mid > 0.3 && mid < 0.7, "{mid}");
+    fn dabs_are_evenly_spaced_however_the_path_is_cut() {
+        // one long move
+        let mut a = PathSpacer::new([0.0, 0.0], 10.0);
+        let one = a.advance([100.0, 0.0], 0.0);
+        assert_eq!(one.len(), 10);
+        assert!((one[0][0] - 10.0).abs() < 1e-4 && (one[9][0] - 100.0).abs() < 1e-3);
+        // the same move in 37 small steps
+        let mut b = PathSpacer::new([0.0, 0.0], 10.0);
+        let mut many = Vec::new();
+        for i in 1..=37 {
+            many.extend(b.advance([100.0 * i as f32 / 37.0, 0.0], 0.0));
+        }
+        assert_eq!(many.len(), 10);
+        for (p, q) in one.iter().zip(&many) {
+            assert!((p[0] - q[0]).abs() < 1e-3, "{p:?} vs {q:?}");
+        }
+        // a fast cursor gets no fewer dabs: 1000 elmos in one frame
+        let mut c = PathSpacer::new([0.0, 0.0], 10.0);
+        assert_eq!(c.advance([0.0, 1000.0], 0.0).len(), 100);
     }
 
     #[test]
-    fn raising_raises_the_centre_most_and_leaves_the_rest() {
-        let mut g = Grid::filled(65, 65, 10.0f32);
-        let dab = Dab {
-            x_elmos: 256.0,
-            z_elmos: 256.0,
-            radius_elmos: 64.0,
-            amount_elmos: 5.0,
-            hardness: 0.0,
-        };
-        let p = StrokeParams::new(&[dab], 65, 65, -100.0, 400.0).unwrap();
-        apply_raise_lower(&mut g, &p);
-        assert_eq!(g.get(32, 32), 15.0);
-        assert!(g.get(36, 32) > 10.0 && g.get(36, 32) < 15.0);
-        assert_eq!(g.get(41, 32), 10.0);
-        assert_eq!(g.get(0, 0), 10.0);
-        // the rectangle covers the disc
-        let r = p.rect();
-        assert!(r.x0 <= 24 && r.x1() >= 41, "{r:?}");
-    }
-
-    #[test]
-    fn heights_are_clamped_to_the_map_range() {
-        let mut g = Grid::filled(17, 17, 390.0f32);
-        let dab = Dab {
-            x_elmos: 64.0,
-            z_elmos: 64.0,
-            radius_elmos: 32.0,
-            amount_elmos: 50.0,
-            hardness: 1.0,
-        };
-        let p = StrokeParams::new(&[dab], 17, 17, -100.0, 400.0).unwrap();
-        apply_raise_lower(&mut g, &p);
-        assert_eq!(g.get(8, 8), 400.0);
-    }
-
-    #[test]
-    fn dabs_off_the_map_give_nothing() {
-        let dab = Dab {
-            x_elmos: -1000.0,
-            z_elmos: 64.0,
-            radius_elmos: 32.0,
-            amount_elmos: 5.0,
-            hardness: 0.5,
-        };
-        assert!(StrokeParams::new(&[dab], 17, 17, -100.0, 400.0).is_none());
-    }
-
-    #[test]
-    fn a_stroke_spreads_its_height_over_spaced_dabs() {
-        let b = RaiseLowerBrush {
-            radius_elmos: 100.0,
-            rate_elmos_per_s: 100.0,
-            hardness: 0.5,
-        };
-        let dabs = b.dabs_along([0.0, 0.0], [100.0, 0.0], 0.5, true);
-        assert_eq!(dabs.len(), 4);
-        let total: f32 = dabs.iter().map(|d| d.amount_elmos).sum();
-        assert!((total + 50.0).abs() < 1e-4);
-        assert_eq!(dabs.last().unwrap().x_elmos, 100.0);
+    fn holding_still_adds_dabs_at_a_fixed_rate() {
+        let mut a = PathSpacer::new([5.0, 5.0], 20.0);
+        let n30: usize = (0..30)
+            .map(|_| a.advance([5.0, 5.0], 1.0 / 30.0).len())
+            .sum();
+        let mut b = PathSpacer::new([5.0, 5.0], 20.0);
+        let n144: usize = (0..144)
+            .map(|_| b.advance([5.0, 5.0], 1.0 / 144.0).len())
+            .sum();
+        assert!((n30 as i32 - 10).abs() <= 1, "{n30}");
+        assert!((n144 as i32 - 10).abs() <= 1, "{n144}");
     }
 }

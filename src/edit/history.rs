@@ -1,88 +1,151 @@
-//! Undo and redo: each step is a change with its before and after, applied to the document
-//! in either direction. A brush stroke is one step: the rectangle it touched, before and after.
+//! Undo and redo. A step is the touched 64 x 64 tiles of each layer, before and after (so a
+//! four-way mirrored stroke in four corners costs four small patches, not the whole map), or a
+//! change of the height range. The stacks are capped in bytes; when a new step goes over the
+//! budget the oldest steps are dropped first, each in O(1).
+
+use std::collections::VecDeque;
 
 use super::GridRect;
-use crate::map::{HeightGrid, Map};
+use super::layer::{LayerId, to_byte};
+use crate::map::Map;
 
-/// The heights of one rectangle before and after a change.
+/// The undo budget the editor uses: 512 MiB (a 32 x 32 map's whole heightmap, before and
+/// after, is 128 MiB).
+pub const DEFAULT_BUDGET_BYTES: usize = 512 << 20;
+
+/// One tile's values, as the layer stores them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct HeightPatch {
-    pub x0: usize,
-    pub z0: usize,
-    pub before: HeightGrid,
-    pub after: HeightGrid,
+pub enum TileValues {
+    Heights(Vec<f32>),
+    Bytes(Vec<u8>),
 }
 
-impl HeightPatch {
-    pub fn rect(&self) -> GridRect {
-        GridRect::new(self.x0, self.z0, self.before.width(), self.before.height())
+impl TileValues {
+    /// Takes float values as `layer` stores them.
+    pub fn from_f32(layer: LayerId, values: Vec<f32>) -> TileValues {
+        if layer.is_bytes() {
+            TileValues::Bytes(values.into_iter().map(to_byte).collect())
+        } else {
+            TileValues::Heights(values)
+        }
+    }
+
+    pub fn to_f32(&self) -> Vec<f32> {
+        match self {
+            TileValues::Heights(v) => v.clone(),
+            TileValues::Bytes(v) => v.iter().map(|&b| b as f32).collect(),
+        }
     }
 
     fn bytes(&self) -> usize {
-        (self.before.data().len() + self.after.data().len()) * std::mem::size_of::<f32>()
+        match self {
+            TileValues::Heights(v) => v.len() * 4,
+            TileValues::Bytes(v) => v.len(),
+        }
     }
 }
 
-/// One undoable step. Later tools add variants (metal, texture, features ...).
+/// One tile of one layer before and after a step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TilePatch {
+    pub layer: LayerId,
+    pub rect: GridRect,
+    pub before: TileValues,
+    pub after: TileValues,
+}
+
+/// One undoable step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
-    Heights(HeightPatch),
+    /// Tiles of layers, with what did it ("smooth stroke").
+    Tiles {
+        what: String,
+        patches: Vec<TilePatch>,
+    },
+    /// The map's height range (min, max) in elmos; the heights stay, their words change.
+    HeightRange {
+        before: (f32, f32),
+        after: (f32, f32),
+    },
 }
 
 /// What an undo or redo touched, so the caller can refresh the GPU copy of just that.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Touched {
-    Heights(GridRect),
+    Tiles(Vec<(LayerId, GridRect)>),
+    Settings,
 }
 
 impl Change {
     fn apply(&self, map: &mut Map, forward: bool) -> Touched {
         match self {
-            Change::Heights(p) => {
-                let grid = if forward { &p.after } else { &p.before };
-                map.heights.paste_rect(p.x0, p.z0, grid);
-                Touched::Heights(p.rect())
+            Change::Tiles { patches, .. } => {
+                for p in patches {
+                    let v = if forward { &p.after } else { &p.before };
+                    p.layer.write_rect(map, p.rect, &v.to_f32());
+                }
+                Touched::Tiles(patches.iter().map(|p| (p.layer, p.rect)).collect())
+            }
+            Change::HeightRange { before, after } => {
+                let (lo, hi) = if forward { *after } else { *before };
+                map.settings.min_height_elmos = lo;
+                map.settings.max_height_elmos = hi;
+                Touched::Settings
             }
         }
     }
 
-    fn bytes(&self) -> usize {
+    /// Memory the step holds.
+    pub fn bytes(&self) -> usize {
         match self {
-            Change::Heights(p) => p.bytes(),
+            Change::Tiles { patches, .. } => patches
+                .iter()
+                .map(|p| p.before.bytes() + p.after.bytes() + std::mem::size_of::<TilePatch>())
+                .sum(),
+            Change::HeightRange { .. } => std::mem::size_of::<Change>(),
         }
     }
 
-    /// What this step is, in a few words, for the Edit menu.
+    /// What this step is, in a few words, for the Edit menu and the log.
     pub fn describe(&self) -> String {
         match self {
-            Change::Heights(p) => format!(
-                "height stroke ({}x{} vertices)",
-                p.before.width(),
-                p.before.height()
-            ),
+            Change::Tiles { what, patches } => {
+                format!(
+                    "{what} ({} tile{})",
+                    patches.len(),
+                    if patches.len() == 1 { "" } else { "s" }
+                )
+            }
+            Change::HeightRange { after, .. } => {
+                format!("height range {:.0} .. {:.0} elmos", after.0, after.1)
+            }
         }
     }
 }
 
-/// The undo and redo stacks, capped in memory: the oldest steps go first.
+/// The undo and redo stacks, capped in bytes: the oldest steps go first.
 #[derive(Debug)]
 pub struct History {
-    undo: Vec<Change>,
+    undo: VecDeque<Change>,
     redo: Vec<Change>,
+    undo_bytes: usize,
+    redo_bytes: usize,
     budget_bytes: usize,
 }
 
 impl Default for History {
     fn default() -> History {
-        History::with_budget(512 << 20)
+        History::with_budget(DEFAULT_BUDGET_BYTES)
     }
 }
 
 impl History {
     pub fn with_budget(budget_bytes: usize) -> History {
         History {
-            undo: Vec::new(),
+            undo: VecDeque::new(),
             redo: Vec::new(),
+            undo_bytes: 0,
+            redo_bytes: 0,
             budget_bytes,
         }
     }
@@ -90,10 +153,13 @@ impl History {
     /// Records a change that has already been applied to the document.
     pub fn push(&mut self, change: Change) {
         self.redo.clear();
-        self.undo.push(change);
-        let mut total: usize = self.undo.iter().map(Change::bytes).sum();
-        while total > self.budget_bytes && self.undo.len() > 1 {
-            total -= self.undo.remove(0).bytes();
+        self.redo_bytes = 0;
+        self.undo_bytes += change.bytes();
+        self.undo.push_back(change);
+        while self.undo_bytes > self.budget_bytes && self.undo.len() > 1 {
+            if let Some(old) = self.undo.pop_front() {
+                self.undo_bytes -= old.bytes();
+            }
         }
     }
 
@@ -106,92 +172,113 @@ impl History {
     pub fn undo_len(&self) -> usize {
         self.undo.len()
     }
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
     pub fn next_undo(&self) -> Option<&Change> {
-        self.undo.last()
+        self.undo.back()
     }
     pub fn next_redo(&self) -> Option<&Change> {
         self.redo.last()
     }
-
-    /// Reverts the last step; returns what it touched.
-    pub fn undo(&mut self, map: &mut Map) -> Option<Touched> {
-        let c = self.undo.pop()?;
-        let t = c.apply(map, false);
-        self.redo.push(c);
-        Some(t)
+    /// Bytes held by both stacks.
+    pub fn bytes(&self) -> usize {
+        self.undo_bytes + self.redo_bytes
+    }
+    pub fn budget_bytes(&self) -> usize {
+        self.budget_bytes
     }
 
-    /// Re-applies the last undone step; returns what it touched.
-    pub fn redo(&mut self, map: &mut Map) -> Option<Touched> {
+    /// Reverts the last step; returns it and what it touched.
+    pub fn undo(&mut self, map: &mut Map) -> Option<(String, Touched)> {
+        let c = self.undo.pop_back()?;
+        self.undo_bytes -= c.bytes();
+        let t = c.apply(map, false);
+        let what = c.describe();
+        self.redo_bytes += c.bytes();
+        self.redo.push(c);
+        Some((what, t))
+    }
+
+    /// Re-applies the last undone step; returns it and what it touched.
+    pub fn redo(&mut self, map: &mut Map) -> Option<(String, Touched)> {
         let c = self.redo.pop()?;
+        self.redo_bytes -= c.bytes();
         let t = c.apply(map, true);
-        self.undo.push(c);
-        Some(t)
+        let what = c.describe();
+        self.undo_bytes += c.bytes();
+        self.undo.push_back(c);
+        Some((what, t))
     }
 
     pub fn clear(&mut self) {
         self.undo.clear();
         self.redo.clear();
+        self.undo_bytes = 0;
+        self.redo_bytes = 0;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::brush::{Dab, StrokeParams, apply_raise_lower};
     use crate::map::{MapSettings, MapSize};
 
-    fn stroke(map: &mut Map) -> Change {
-        let (w, h) = map.heights.dims();
-        let dab = Dab {
-            x_elmos: 300.0,
-            z_elmos: 200.0,
-            radius_elmos: 100.0,
-            amount_elmos: 30.0,
-            hardness: 0.2,
-        };
-        let p = StrokeParams::new(&[dab], w, h, -100.0, 400.0).unwrap();
-        let r = p.rect();
-        let before = map.heights.copy_rect(r.x0, r.z0, r.w, r.h);
-        apply_raise_lower(&mut map.heights, &p);
-        let after = map.heights.copy_rect(r.x0, r.z0, r.w, r.h);
-        Change::Heights(HeightPatch {
-            x0: r.x0,
-            z0: r.z0,
-            before,
-            after,
-        })
+    fn step(map: &mut Map, x0: usize, v: f32) -> Change {
+        let rect = GridRect::new(x0, 0, 8, 8);
+        let before = TileValues::Heights(LayerId::Heights.read_rect(map, rect));
+        LayerId::Heights.write_rect(map, rect, &vec![v; 64]);
+        let after = TileValues::Heights(LayerId::Heights.read_rect(map, rect));
+        Change::Tiles {
+            what: "test".into(),
+            patches: vec![TilePatch {
+                layer: LayerId::Heights,
+                rect,
+                before,
+                after,
+            }],
+        }
     }
 
     #[test]
-    fn undo_and_redo_restore_exact_heights() {
+    fn undo_and_redo_restore_exact_values() {
         let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
         let flat = map.heights.clone();
         let mut hist = History::default();
-        let c = stroke(&mut map);
+        let c = step(&mut map, 3, 30.0);
         hist.push(c);
         let raised = map.heights.clone();
         assert_ne!(raised, flat);
-        assert!(matches!(hist.undo(&mut map), Some(Touched::Heights(_))));
+        assert!(matches!(hist.undo(&mut map), Some((_, Touched::Tiles(_)))));
         assert_eq!(map.heights, flat);
         hist.redo(&mut map);
         assert_eq!(map.heights, raised);
         assert!(hist.redo(&mut map).is_none());
+        hist.push(Change::HeightRange {
+            before: (-100.0, 400.0),
+            after: (-200.0, 500.0),
+        });
+        map.settings.max_height_elmos = 500.0;
+        hist.undo(&mut map);
+        assert_eq!(map.settings.max_height_elmos, 400.0);
     }
 
     #[test]
-    fn a_new_change_clears_redo_and_the_budget_drops_oldest() {
+    fn the_budget_drops_the_oldest_and_a_new_step_clears_redo() {
         let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
-        let mut hist = History::with_budget(1);
-        let c = stroke(&mut map);
-        hist.push(c);
-        let c = stroke(&mut map);
-        hist.push(c);
-        assert_eq!(hist.undo_len(), 1, "over budget, only the newest stays");
+        let one = step(&mut map, 0, 1.0).bytes();
+        let mut hist = History::with_budget(one * 3);
+        for i in 0..10 {
+            let c = step(&mut map, i, i as f32);
+            hist.push(c);
+        }
+        assert_eq!(hist.undo_len(), 3, "over budget, only the newest stay");
+        assert!(hist.bytes() <= one * 3);
         hist.undo(&mut map);
         assert!(hist.can_redo());
-        let c = stroke(&mut map);
+        let c = step(&mut map, 0, 5.0);
         hist.push(c);
         assert!(!hist.can_redo());
+        assert_eq!(hist.bytes(), hist.undo_len() * one);
     }
 }

@@ -1,11 +1,22 @@
-//! What changes the document: brushes (each the CPU twin of a GPU kernel), the undo history,
-//! and the procedural maps the editor ships with. Knows the document, not the GPU or the UI.
+//! What changes the document: the tools (one file each under `tools/`, one registry), the
+//! symmetry every tool goes through, strokes, the editing session and its undo history, and
+//! the procedural maps the editor ships with. Knows the document, not the GPU or the UI: the
+//! GPU runs the tools' kernels through [`session::GpuLayers`], which `gpu::kernels` implements.
 
 pub mod brush;
 pub mod history;
+pub mod kernel;
+pub mod layer;
 pub mod procedural;
 pub mod rect;
+pub mod session;
+pub mod stroke;
+pub mod symmetry;
+pub mod tools;
 
-pub use brush::{Dab, RaiseLowerBrush, StrokeParams};
-pub use history::{Change, HeightPatch, History};
+pub use brush::{Brush, BrushShape, Falloff};
+pub use history::{Change, History};
+pub use layer::LayerId;
 pub use rect::GridRect;
+pub use session::{GpuLayers, Session, StrokeReport};
+pub use tools::{TOOLS, Tool, ToolSettings};

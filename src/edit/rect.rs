@@ -61,6 +61,26 @@ impl GridRect {
     pub fn area(&self) -> usize {
         self.w * self.h
     }
+
+    /// Whether the two share a cell.
+    pub fn intersects(&self, other: &GridRect) -> bool {
+        !self.is_empty()
+            && !other.is_empty()
+            && self.x0 < other.x1()
+            && other.x0 < self.x1()
+            && self.z0 < other.z1()
+            && other.z0 < self.z1()
+    }
+
+    /// Grown by `n` cells each way, clipped to a `width` x `height` grid.
+    pub fn grown(&self, n: usize, width: usize, height: usize) -> GridRect {
+        if self.is_empty() {
+            return *self;
+        }
+        let (x0, z0) = (self.x0.saturating_sub(n), self.z0.saturating_sub(n));
+        let (x1, z1) = ((self.x1() + n).min(width), (self.z1() + n).min(height));
+        GridRect::new(x0, z0, x1 - x0, z1 - z0)
+    }
 }
 
 #[cfg(test)]

@@ -210,6 +210,7 @@ fn build_map(
         teams: info.teams,
         settings,
         bundled_files,
+        symmetry: crate::map::SymmetryMode::None,
     };
     if map.teams.is_empty() {
         warnings.push("no start positions in mapinfo.lua".into());

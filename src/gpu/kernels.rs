@@ -1,171 +1,532 @@
-//! Compute kernels that edit the GPU copy of the heights in place. Each kernel is one WGSL
-//! file with a `main` entry point reading the height texture (read-write storage) and one
-//! uniform parameter block whose layout its CPU twin in `edit/` defines; this module only
-//! knows the kernel's name, its parameter bytes and the rectangle to cover.
+//! The brush kernels on the GPU: one compute pipeline per kernel entry point, built from the
+//! tools' registry (the prelude put in front of each kernel's WGSL, a bind group layout from the
+//! bindings the kernel declares), and the runner that records a batch of dispatches (source
+//! copies, passes, parameter blocks at their own offsets of one buffer) into one submission.
+//! [`SceneLayers`] is the session's view of a map's layers on the GPU.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::GpuContext;
 use super::scene::MapScene;
+use crate::edit::kernel::{Dispatch, Extra, KernelParams, KernelSpec};
+use crate::edit::session::GpuLayers;
+use crate::edit::symmetry::SYMMETRIZE;
+use crate::edit::{GridRect, LayerId, TOOLS};
+use crate::map::{Grid, Map};
 
-/// The height kernels there are. A new one adds a variant, its file, and a line in
-/// [`HeightKernel::source`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HeightKernel {
-    RaiseLower,
+/// Invocations per workgroup side (`@workgroup_size(8, 8, 1)` in every kernel).
+const GROUP: u32 = 8;
+
+/// Every kernel the registry uses, and symmetrize, each once.
+pub fn all_kernels() -> Vec<&'static KernelSpec> {
+    let mut out: Vec<&'static KernelSpec> = vec![&SYMMETRIZE];
+    for t in TOOLS {
+        let k = t.kernel();
+        if !out.iter().any(|o| o.name == k.name) {
+            out.push(k);
+        }
+    }
+    out
 }
 
-impl HeightKernel {
-    pub const ALL: [HeightKernel; 1] = [HeightKernel::RaiseLower];
+struct Kernel {
+    layout: wgpu::BindGroupLayout,
+    pipelines: HashMap<&'static str, wgpu::ComputePipeline>,
+}
 
-    fn source(self) -> &'static str {
-        match self {
-            HeightKernel::RaiseLower => include_str!("../../shaders/brush_raise_lower.wgsl"),
-        }
+/// A texture made from an image (mask, stamp, original layer), kept while its image is the same.
+struct ImageTexture {
+    key: usize,
+    texture: wgpu::Texture,
+}
+
+/// Textures reused from batch to batch, grown when too small.
+#[derive(Default)]
+struct Scratch {
+    params: Option<wgpu::Buffer>,
+    source: Option<wgpu::Texture>,
+    state: Option<wgpu::Texture>,
+    state_copy: Option<wgpu::Texture>,
+    mask: Option<ImageTexture>,
+    stamp: Option<ImageTexture>,
+    original: Option<ImageTexture>,
+    white: Option<wgpu::Texture>,
+}
+
+/// The compiled kernels. Exists only on devices with compute; without it the editor runs the
+/// CPU twins and uploads their result.
+pub struct BrushKernels {
+    kernels: HashMap<&'static str, Kernel>,
+    /// Bytes between parameter blocks in the buffer (the device's uniform offset alignment).
+    slot_bytes: u64,
+    scratch: Mutex<Scratch>,
+}
+
+fn storage_entry(
+    binding: u32,
+    format: wgpu::TextureFormat,
+    access: wgpu::StorageTextureAccess,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::StorageTexture {
+            access,
+            format,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+        count: None,
     }
 }
 
-/// The compiled kernels. Exists only on devices with compute; without it the editor runs
-/// the CPU twins and uploads their result.
-pub struct HeightKernels {
-    layout: wgpu::BindGroupLayout,
-    pipelines: Vec<(HeightKernel, wgpu::ComputePipeline)>,
-    /// The parameter block, rewritten before each dispatch (each is its own submission).
-    params: wgpu::Buffer,
+fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
 }
 
-/// The largest parameter block a kernel may take, in bytes.
-pub const MAX_PARAMS_BYTES: u64 = 4096;
+fn params_bytes() -> u64 {
+    std::mem::size_of::<KernelParams>() as u64
+}
 
-/// Invocations per workgroup side (`@workgroup_size(8, 8)` in every kernel).
-const GROUP: u32 = 8;
-
-impl HeightKernels {
+impl BrushKernels {
     /// `None` when the device has no compute shaders or read-write storage textures.
-    pub fn new(ctx: &GpuContext) -> Option<HeightKernels> {
+    pub fn new(ctx: &GpuContext) -> Option<BrushKernels> {
         if !ctx.compute {
             return None;
+        }
+        let mut kernels = HashMap::new();
+        for spec in all_kernels() {
+            kernels.insert(spec.name, Self::build(ctx, spec));
+        }
+        let align = ctx.limits.min_uniform_buffer_offset_alignment.max(16) as u64;
+        Some(BrushKernels {
+            kernels,
+            slot_bytes: params_bytes().div_ceil(align) * align,
+            scratch: Mutex::new(Scratch::default()),
+        })
+    }
+
+    fn build(ctx: &GpuContext, spec: &KernelSpec) -> Kernel {
+        let mut entries = vec![
+            storage_entry(
+                0,
+                wgpu::TextureFormat::R32Float,
+                wgpu::StorageTextureAccess::ReadWrite,
+            ),
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: std::num::NonZeroU64::new(params_bytes()),
+                },
+                count: None,
+            },
+            texture_entry(2),
+        ];
+        for (i, e) in spec.extras.iter().enumerate() {
+            let b = 3 + i as u32;
+            entries.push(match e {
+                // written only (read through its copy): read-write rgba32float is not everywhere
+                Extra::State => storage_entry(
+                    b,
+                    wgpu::TextureFormat::Rgba32Float,
+                    wgpu::StorageTextureAccess::WriteOnly,
+                ),
+                _ => texture_entry(b),
+            });
         }
         let layout = ctx
             .device
             .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("height kernel"),
-                entries: &[
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 0,
-                        visibility: wgpu::ShaderStages::COMPUTE,
-                        ty: wgpu::BindingType::StorageTexture {
-                            access: wgpu::StorageTextureAccess::ReadWrite,
-                            format: wgpu::TextureFormat::R32Float,
-                            view_dimension: wgpu::TextureViewDimension::D2,
-                        },
-                        count: None,
-                    },
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 1,
-                        visibility: wgpu::ShaderStages::COMPUTE,
-                        ty: wgpu::BindingType::Buffer {
-                            ty: wgpu::BufferBindingType::Uniform,
-                            has_dynamic_offset: false,
-                            min_binding_size: None,
-                        },
-                        count: None,
-                    },
-                ],
+                label: Some(spec.name),
+                entries: &entries,
             });
         let pl = ctx
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("height kernel"),
+                label: Some(spec.name),
                 bind_group_layouts: &[Some(&layout)],
                 immediate_size: 0,
             });
-        let pipelines = HeightKernel::ALL
+        let module = ctx
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(spec.name),
+                source: wgpu::ShaderSource::Wgsl(spec.module_source().into()),
+            });
+        let pipelines = spec
+            .entries
             .iter()
-            .map(|&k| {
-                let module = ctx
-                    .device
-                    .create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some("height kernel"),
-                        source: wgpu::ShaderSource::Wgsl(k.source().into()),
-                    });
+            .map(|&entry| {
                 let p = ctx
                     .device
                     .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some("height kernel"),
+                        label: Some(spec.name),
                         layout: Some(&pl),
                         module: &module,
-                        entry_point: Some("main"),
+                        entry_point: Some(entry),
                         compilation_options: Default::default(),
                         cache: None,
                     });
-                (k, p)
+                (entry, p)
             })
             .collect();
-        let params = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("kernel params"),
-            size: MAX_PARAMS_BYTES,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        Some(HeightKernels {
-            layout,
-            pipelines,
-            params,
-        })
+        Kernel { layout, pipelines }
     }
 
-    /// Runs `kernel` with `params` (its uniform block's bytes, which place the rectangle) over
-    /// `size` vertices of the scene's height texture, and submits it. The terrain shows the
-    /// result in the next frame; nothing is read back.
-    pub fn dispatch(
+    /// Records `dispatches` on `scene`'s layers in order and submits them once. The terrain
+    /// shows the result in the next frame; nothing is read back.
+    pub fn run(
         &self,
         ctx: &GpuContext,
         scene: &MapScene,
-        kernel: HeightKernel,
-        params: &[u8],
-        size: [u32; 2],
-    ) {
-        let len = params.len() as u64;
-        debug_assert!(len <= MAX_PARAMS_BYTES, "kernel parameters of {len} bytes");
-        if size[0] == 0 || size[1] == 0 || len == 0 || len > MAX_PARAMS_BYTES {
-            return;
+        dispatches: &[Dispatch],
+    ) -> Result<(), String> {
+        if dispatches.is_empty() {
+            return Ok(());
         }
-        let Some((_, pipeline)) = self.pipelines.iter().find(|(k, _)| *k == kernel) else {
-            return;
-        };
-        ctx.queue.write_buffer(&self.params, 0, params);
-        let view = scene.heights.create_view(&Default::default());
-        let bind = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("height kernel"),
-            layout: &self.layout,
-            entries: &[
+        let mut guard = self
+            .scratch
+            .lock()
+            .map_err(|_| "the kernel scratch is poisoned")?;
+        let scratch = &mut *guard;
+        // every parameter block at its own slot of one buffer
+        let needed = self.slot_bytes * dispatches.len() as u64;
+        if scratch.params.as_ref().is_none_or(|b| b.size() < needed) {
+            scratch.params = Some(ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("kernel params"),
+                size: needed.next_power_of_two().max(self.slot_bytes * 8),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }));
+        }
+        let mut bytes = vec![0u8; needed as usize];
+        for (i, d) in dispatches.iter().enumerate() {
+            let at = i * self.slot_bytes as usize;
+            bytes[at..at + params_bytes() as usize].copy_from_slice(bytemuck::bytes_of(&d.params));
+        }
+        let params = scratch.params.clone().expect("made above");
+        ctx.queue.write_buffer(&params, 0, &bytes);
+
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("brush"),
+            });
+        for (i, d) in dispatches.iter().enumerate() {
+            let kernel = self
+                .kernels
+                .get(d.kernel.name)
+                .ok_or_else(|| format!("no GPU kernel named {}", d.kernel.name))?;
+            let rect = d.rect();
+            if rect.is_empty() {
+                continue;
+            }
+            let src = d.params.src_rect();
+            let layer = scene.layer(d.layer);
+            let uses = |e| d.kernel.uses(e);
+            if uses(Extra::Source) {
+                ensure(
+                    &mut scratch.source,
+                    ctx,
+                    src,
+                    wgpu::TextureFormat::R32Float,
+                    false,
+                );
+            }
+            if uses(Extra::State) {
+                ensure(
+                    &mut scratch.state,
+                    ctx,
+                    src,
+                    wgpu::TextureFormat::Rgba32Float,
+                    true,
+                );
+                ensure(
+                    &mut scratch.state_copy,
+                    ctx,
+                    src,
+                    wgpu::TextureFormat::Rgba32Float,
+                    false,
+                );
+            }
+            let mask = image_texture(&mut scratch.mask, ctx, d.mask.as_ref());
+            let stamp = image_texture(&mut scratch.stamp, ctx, d.stamp.as_ref());
+            let original = image_texture(&mut scratch.original, ctx, d.original.as_ref());
+            let white = scratch
+                .white
+                .get_or_insert_with(|| upload_image(ctx, &Grid::filled(1, 1, 1.0f32), "white"))
+                .clone();
+            let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+            let mut views = vec![view(layer), view(mask.as_ref().unwrap_or(&white))];
+            for e in d.kernel.extras {
+                let t = match e {
+                    Extra::Source => scratch.source.as_ref(),
+                    Extra::State => scratch.state.as_ref(),
+                    Extra::StateSource => scratch.state_copy.as_ref(),
+                    Extra::Stamp => stamp.as_ref(),
+                    Extra::Original => original.as_ref(),
+                };
+                let t = t.ok_or_else(|| {
+                    format!(
+                        "{} needs its {e:?} binding, which the stroke did not give",
+                        d.kernel.name
+                    )
+                })?;
+                views.push(view(t));
+            }
+            let mut entries = vec![
                 wgpu::BindGroupEntry {
                     binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
+                    resource: wgpu::BindingResource::TextureView(&views[0]),
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &self.params,
-                        offset: 0,
-                        size: std::num::NonZeroU64::new(len),
+                        buffer: &params,
+                        offset: i as u64 * self.slot_bytes,
+                        size: std::num::NonZeroU64::new(params_bytes()),
                     }),
                 },
-            ],
-        });
-        let mut enc = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("height kernel"),
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&views[1]),
+                },
+            ];
+            for (k, v) in views[2..].iter().enumerate() {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 3 + k as u32,
+                    resource: wgpu::BindingResource::TextureView(v),
+                });
+            }
+            let bind = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(d.kernel.name),
+                layout: &kernel.layout,
+                entries: &entries,
             });
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("height kernel"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(size[0].div_ceil(GROUP), size[1].div_ceil(GROUP), 1);
+            for pass in &d.passes {
+                let pipeline = kernel.pipelines.get(pass.entry).ok_or_else(|| {
+                    format!("{} has no entry point {}", d.kernel.name, pass.entry)
+                })?;
+                for _ in 0..pass.repeat {
+                    if uses(Extra::Source) {
+                        copy_rect(
+                            &mut enc,
+                            layer,
+                            scratch.source.as_ref().expect("made"),
+                            src,
+                            src.x0,
+                            src.z0,
+                        );
+                    }
+                    if uses(Extra::StateSource) {
+                        let st = scratch.state.as_ref().expect("made");
+                        copy_rect(
+                            &mut enc,
+                            st,
+                            scratch.state_copy.as_ref().expect("made"),
+                            src,
+                            0,
+                            0,
+                        );
+                    }
+                    let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some(d.kernel.name),
+                        timestamp_writes: None,
+                    });
+                    cp.set_pipeline(pipeline);
+                    cp.set_bind_group(0, &bind, &[]);
+                    cp.dispatch_workgroups(
+                        (rect.w as u32).div_ceil(GROUP),
+                        (rect.h as u32).div_ceil(GROUP),
+                        1,
+                    );
+                }
+            }
         }
         ctx.queue.submit([enc.finish()]);
+        Ok(())
+    }
+}
+
+/// Copies `rect`'s size from (x, z) of `from` to the corner of `to`.
+fn copy_rect(
+    enc: &mut wgpu::CommandEncoder,
+    from: &wgpu::Texture,
+    to: &wgpu::Texture,
+    rect: GridRect,
+    x: usize,
+    z: usize,
+) {
+    enc.copy_texture_to_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: from,
+            mip_level: 0,
+            origin: wgpu::Origin3d {
+                x: x as u32,
+                y: z as u32,
+                z: 0,
+            },
+            aspect: wgpu::TextureAspect::All,
+        },
+        to.as_image_copy(),
+        wgpu::Extent3d {
+            width: rect.w as u32,
+            height: rect.h as u32,
+            depth_or_array_layers: 1,
+        },
+    );
+}
+
+/// Makes sure `slot` holds a texture at least `rect`'s size.
+fn ensure(
+    slot: &mut Option<wgpu::Texture>,
+    ctx: &GpuContext,
+    rect: GridRect,
+    format: wgpu::TextureFormat,
+    storage: bool,
+) {
+    let fits = slot
+        .as_ref()
+        .is_some_and(|t| t.width() as usize >= rect.w && t.height() as usize >= rect.h);
+    if fits {
+        return;
+    }
+    let grow = |n: usize, old: u32| (n.next_power_of_two().max(64) as u32).max(old);
+    let (ow, oh) = slot.as_ref().map_or((0, 0), |t| (t.width(), t.height()));
+    let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+        | wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::COPY_SRC;
+    if storage {
+        usage |= wgpu::TextureUsages::STORAGE_BINDING;
+    }
+    let max = ctx.limits.max_texture_dimension_2d;
+    *slot = Some(ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("kernel scratch"),
+        size: wgpu::Extent3d {
+            width: grow(rect.w, ow).min(max),
+            height: grow(rect.h, oh).min(max),
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    }));
+}
+
+fn upload_image(ctx: &GpuContext, image: &Grid<f32>, label: &str) -> wgpu::Texture {
+    let (w, h) = image.dims();
+    let t = ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: w as u32,
+            height: h as u32,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::R32Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    ctx.queue.write_texture(
+        t.as_image_copy(),
+        bytemuck::cast_slice(image.data()),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(w as u32 * 4),
+            rows_per_image: Some(h as u32),
+        },
+        wgpu::Extent3d {
+            width: w as u32,
+            height: h as u32,
+            depth_or_array_layers: 1,
+        },
+    );
+    t
+}
+
+/// The texture for `image`, uploaded when it is not the one the slot holds.
+fn image_texture(
+    slot: &mut Option<ImageTexture>,
+    ctx: &GpuContext,
+    image: Option<&Arc<Grid<f32>>>,
+) -> Option<wgpu::Texture> {
+    let image = image?;
+    let key = Arc::as_ptr(image) as usize;
+    if slot.as_ref().is_none_or(|s| s.key != key) {
+        *slot = Some(ImageTexture {
+            key,
+            texture: upload_image(ctx, image, "brush image"),
+        });
+    }
+    slot.as_ref().map(|s| s.texture.clone())
+}
+
+/// A map's layers on the GPU as the editing session sees them: kernels run on them when there
+/// are kernels; rectangles go up and come back.
+pub struct SceneLayers<'a> {
+    pub ctx: &'a GpuContext,
+    pub kernels: Option<&'a BrushKernels>,
+    pub scene: &'a mut MapScene,
+}
+
+impl GpuLayers for SceneLayers<'_> {
+    fn can_run(&self) -> bool {
+        self.kernels.is_some()
+    }
+
+    fn run(&mut self, dispatches: &[Dispatch]) -> Result<(), String> {
+        let k = self.kernels.ok_or("this GPU runs no compute kernels")?;
+        k.run(self.ctx, self.scene, dispatches)?;
+        // the CPU does not know the new heights until the stroke ends: widen the chunks'
+        // culling bounds by what the dispatches can move
+        for d in dispatches.iter().filter(|d| d.layer == LayerId::Heights) {
+            let moved: f32 = d.params.active_dabs().iter().map(|a| a.amount.abs()).sum();
+            let (lo, hi) = self.scene.height_range;
+            self.scene.chunks.widen_to(d.rect(), lo, hi, moved);
+        }
+        Ok(())
+    }
+
+    fn read_rects(&mut self, layer: LayerId, rects: &[GridRect]) -> Result<Vec<Vec<f32>>, String> {
+        self.scene
+            .read_rects(self.ctx, layer, rects)
+            .map_err(|e| e.to_string())
+    }
+
+    fn write_rect(&mut self, layer: LayerId, rect: GridRect, values: &[f32]) {
+        self.scene.write_rect(self.ctx, layer, rect, values);
+        if layer == LayerId::Heights {
+            // the CPU path: the chunks follow the values as they go up
+            let grid = Grid::from_vec(rect.w, rect.h, values.to_vec());
+            if let Some(g) = grid {
+                let (lo, hi) = g.min_max();
+                self.scene.chunks.widen_to(rect, lo, hi, 0.0);
+            }
+        }
+    }
+
+    fn changed(&mut self, map: &Map, layer: LayerId, rect: GridRect) {
+        if layer == LayerId::Heights {
+            self.scene
+                .chunks
+                .refresh(&map.heights, rect.x0, rect.z0, rect.w, rect.h);
+        }
     }
 }

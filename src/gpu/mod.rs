@@ -1,5 +1,5 @@
-//! The renderer and the GPU brush kernels. Knows wgpu and the document, not egui: the window
-//! and `groundwork render` both draw through it.
+//! The renderer and the GPU brush kernels. Knows wgpu, the document and the tools (it runs
+//! their kernels), not egui: the window and `groundwork render` both draw through it.
 //!
 //! - [`context`]: the device (the adapter's real limits, only the features we use).
 //! - [`camera`]: orbit / top-down camera, presets, frustum.
@@ -7,7 +7,8 @@
 //! - [`ground`]: the ground texture in mipmapped tiles.
 //! - [`scene`]: one map on the GPU.
 //! - [`renderer`]: the pipelines (`shaders/terrain.wgsl`, `water.wgsl`, `markers.wgsl`).
-//! - [`kernels`]: compute kernels editing the heights in place (`shaders/brush_*.wgsl`).
+//! - [`kernels`]: the tools' compute kernels (`shaders/brush_*.wgsl`) and the session's view
+//!   of a map's layers on the GPU ([`kernels::SceneLayers`]).
 //! - [`snapshot`]: one picture of a map with no window.
 //! - [`target`]: offscreen pictures and reading them back.
 //! - [`view`]: overlays and their colours.
@@ -25,7 +26,7 @@ pub mod view;
 
 pub use camera::{Camera, CameraPreset};
 pub use context::{GpuContext, GpuError};
-pub use kernels::{HeightKernel, HeightKernels};
+pub use kernels::{BrushKernels, SceneLayers};
 pub use renderer::{FrameStats, Renderer};
 pub use scene::MapScene;
 pub use target::RenderTarget;

@@ -124,7 +124,7 @@ impl Renderer {
                     ),
                     texture_entry(2, fs, wgpu::TextureSampleType::Float { filterable: false }),
                     texture_entry(3, fs, wgpu::TextureSampleType::Float { filterable: false }),
-                    texture_entry(4, fs, wgpu::TextureSampleType::Uint),
+                    texture_entry(4, fs, wgpu::TextureSampleType::Float { filterable: false }),
                     uniform_entry(5, fs),
                     wgpu::BindGroupLayoutEntry {
                         binding: 6,

@@ -1,6 +1,7 @@
-//! One map on the GPU: the height texture (the GPU copy brushes edit), metal, grass and type
-//! textures, the tiled ground texture, the chunk grid, markers, and the look taken from the
-//! map's settings. Built off the UI thread (wgpu devices are shared across threads).
+//! One map on the GPU: the layers the tools edit (heights, metal, grass, type, each an R32Float
+//! texture, written and read back by rectangle), the tiled ground texture, the chunk grid,
+//! markers, and the look taken from the map's settings. Built off the UI thread (wgpu devices
+//! are shared across threads).
 
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
@@ -10,7 +11,8 @@ use super::renderer::Renderer;
 use super::terrain::{CHUNK_SQUARES, ChunkGrid, ChunkInstance};
 use super::view::type_colour;
 use super::{GpuContext, GpuError};
-use crate::map::{Grid, HeightGrid, Map, MapSettings};
+use crate::edit::{GridRect, LayerId};
+use crate::map::{Map, MapSettings};
 
 /// The colours and light the map's settings give the view.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,10 +82,11 @@ pub struct MapScene {
     pub width_elmos: f32,
     pub depth_elmos: f32,
     pub look: SceneLook,
-    pub heights: wgpu::Texture,
-    metal: wgpu::Texture,
-    grass: wgpu::Texture,
-    types: wgpu::Texture,
+    /// The map's height range (elmos at word 0 and 65536), for the chunks' bounds mid-stroke.
+    pub height_range: (f32, f32),
+    /// The layers by [`LayerId::index`]: R32Float (bytes as 0..=255), storage-capable when
+    /// the device runs compute kernels.
+    layers: Vec<wgpu::Texture>,
     palette: wgpu::Buffer,
     pub(super) frame: wgpu::Buffer,
     pub(super) bind_group: wgpu::BindGroup,
@@ -95,15 +98,15 @@ pub struct MapScene {
     gpu_bytes_fixed: u64,
 }
 
-fn r8_texture(
-    ctx: &GpuContext,
-    label: &str,
-    grid: &Grid<u8>,
-    format: wgpu::TextureFormat,
-) -> wgpu::Texture {
-    let (w, h) = grid.dims();
-    let tex = ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
+fn layer_texture(ctx: &GpuContext, layer: LayerId, (w, h): (usize, usize)) -> wgpu::Texture {
+    let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+        | wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::COPY_SRC;
+    if ctx.compute {
+        usage |= wgpu::TextureUsages::STORAGE_BINDING;
+    }
+    ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(layer.name()),
         size: wgpu::Extent3d {
             width: w as u32,
             height: h as u32,
@@ -112,30 +115,10 @@ fn r8_texture(
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        format: wgpu::TextureFormat::R32Float,
+        usage,
         view_formats: &[],
-    });
-    write_r8(ctx, &tex, grid);
-    tex
-}
-
-fn write_r8(ctx: &GpuContext, tex: &wgpu::Texture, grid: &Grid<u8>) {
-    let (w, h) = grid.dims();
-    ctx.queue.write_texture(
-        tex.as_image_copy(),
-        grid.data(),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(w as u32),
-            rows_per_image: Some(h as u32),
-        },
-        wgpu::Extent3d {
-            width: w as u32,
-            height: h as u32,
-            depth_or_array_layers: 1,
-        },
-    );
+    })
 }
 
 impl MapScene {
@@ -154,30 +137,16 @@ impl MapScene {
                 map.size
             )));
         }
-        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::COPY_SRC;
-        if ctx.compute {
-            usage |= wgpu::TextureUsages::STORAGE_BINDING;
-        }
-        let heights = ctx.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("heights"),
-            size: wgpu::Extent3d {
-                width: hw as u32,
-                height: hh as u32,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::R32Float,
-            usage,
-            view_formats: &[],
-        });
-        write_heights_rect(ctx, &heights, &map.heights, 0, 0, hw, hh);
-        let metal = r8_texture(ctx, "metal", &map.metal, wgpu::TextureFormat::R8Unorm);
-        let grass = r8_texture(ctx, "grass", &map.grass, wgpu::TextureFormat::R8Unorm);
-        let types = r8_texture(ctx, "types", &map.types, wgpu::TextureFormat::R8Uint);
+        let layers: Vec<wgpu::Texture> = LayerId::ALL
+            .iter()
+            .map(|&l| {
+                let t = layer_texture(ctx, l, l.dims(map));
+                let (w, h) = l.dims(map);
+                let rect = GridRect::new(0, 0, w, h);
+                write_texture_rect(ctx, &t, rect, &l.read_rect(map, rect));
+                t
+            })
+            .collect();
         let palette_data: Vec<[f32; 4]> = (0..=255u8)
             .map(|i| {
                 let c = type_colour(i);
@@ -198,7 +167,12 @@ impl MapScene {
             mapped_at_creation: false,
         });
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        let (hv, mv, gv, tv) = (view(&heights), view(&metal), view(&grass), view(&types));
+        let (hv, mv, gv, tv) = (
+            view(&layers[0]),
+            view(&layers[1]),
+            view(&layers[2]),
+            view(&layers[3]),
+        );
         let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("scene"),
             layout: &renderer.scene_layout,
@@ -242,23 +216,21 @@ impl MapScene {
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let cells = |g: &Grid<u8>| g.data().len() as u64;
-        let gpu_bytes_fixed = (hw * hh * 4) as u64
-            + cells(&map.metal)
-            + cells(&map.grass)
-            + cells(&map.types)
-            + 4096
-            + instances.size()
-            + frame.size();
+        let layer_bytes: u64 = LayerId::ALL
+            .iter()
+            .map(|l| {
+                let (w, h) = l.dims(map);
+                (w * h * 4) as u64
+            })
+            .sum();
+        let gpu_bytes_fixed = layer_bytes + 4096 + instances.size() + frame.size();
         let mut scene = MapScene {
             vertices: (hw as u32, hh as u32),
             width_elmos: map.size.width_elmos(),
             depth_elmos: map.size.depth_elmos(),
             look: SceneLook::from_settings(&map.settings),
-            heights,
-            metal,
-            grass,
-            types,
+            height_range: (map.settings.min_height_elmos, map.settings.max_height_elmos),
+            layers,
             palette,
             frame,
             bind_group,
@@ -299,11 +271,12 @@ impl MapScene {
     /// Takes up changed settings (lighting, water, void water, maxMetal).
     pub fn apply_settings(&mut self, settings: &MapSettings) {
         self.look = SceneLook::from_settings(settings);
+        self.height_range = (settings.min_height_elmos, settings.max_height_elmos);
     }
 
     /// Rebuilds the start and feature markers.
     pub fn set_markers(&mut self, ctx: &GpuContext, map: &Map) {
-        let ground = |x: f32, z: f32| map.heights.sample_bilinear(x / 8.0, z / 8.0);
+        let ground = |x: f32, z: f32| map.height_at(x, z);
         let mut m: Vec<MarkerInstance> = map
             .features
             .iter()
@@ -341,55 +314,48 @@ impl MapScene {
         }
     }
 
-    /// Copies a rectangle of the document's heights to the GPU (undo, redo, CPU brushes) and
-    /// refreshes the chunks' height ranges there.
-    pub fn write_heights(
-        &mut self,
-        ctx: &GpuContext,
-        heights: &HeightGrid,
-        x0: usize,
-        z0: usize,
-        w: usize,
-        h: usize,
-    ) {
-        if w == 0 || h == 0 {
-            return;
+    /// The texture holding a layer.
+    pub fn layer(&self, layer: LayerId) -> &wgpu::Texture {
+        &self.layers[layer.index()]
+    }
+
+    /// Uploads values (row by row) over a rectangle of a layer.
+    pub fn write_rect(&self, ctx: &GpuContext, layer: LayerId, rect: GridRect, values: &[f32]) {
+        write_texture_rect(ctx, self.layer(layer), rect, values);
+    }
+
+    /// Uploads the document's metal, grass and type layers whole.
+    pub fn write_layers(&self, ctx: &GpuContext, map: &Map) {
+        for l in [LayerId::Metal, LayerId::Grass, LayerId::Types] {
+            let (w, h) = l.dims(map);
+            let rect = GridRect::new(0, 0, w, h);
+            self.write_rect(ctx, l, rect, &l.read_rect(map, rect));
         }
-        write_heights_rect(ctx, &self.heights, heights, x0, z0, w, h);
-        self.chunks.refresh(heights, x0, z0, w, h);
     }
 
-    /// Takes up new metal, grass and type layers.
-    pub fn write_layers(&mut self, ctx: &GpuContext, map: &Map) {
-        write_r8(ctx, &self.metal, &map.metal);
-        write_r8(ctx, &self.grass, &map.grass);
-        write_r8(ctx, &self.types, &map.types);
-    }
-
-    /// Reads a rectangle of the GPU's heights back (once, when a stroke ends).
-    pub fn read_heights(
+    /// Reads rectangles of a layer back in one submission and one mapping (a stroke's touched
+    /// tiles, when it ends).
+    pub fn read_rects(
         &self,
         ctx: &GpuContext,
-        x0: usize,
-        z0: usize,
-        w: usize,
-        h: usize,
-    ) -> Result<HeightGrid, GpuError> {
-        let bytes = super::target::read_texture_rows(
-            ctx,
-            &self.heights,
-            x0 as u32,
-            z0 as u32,
-            w as u32,
-            h as u32,
-            4,
-        )?;
-        let values: Vec<f32> = bytes
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
-        Grid::from_vec(w, h, values)
-            .ok_or_else(|| GpuError::Readback("short read of the heights".into()))
+        layer: LayerId,
+        rects: &[GridRect],
+    ) -> Result<Vec<Vec<f32>>, GpuError> {
+        super::target::read_texture_rects(ctx, self.layer(layer), rects, 4).map(|all| {
+            all.into_iter()
+                .map(|bytes| bytemuck::pod_collect_to_vec::<u8, f32>(&bytes))
+                .collect()
+        })
+    }
+
+    /// Reads one rectangle of a layer back.
+    pub fn read_rect(
+        &self,
+        ctx: &GpuContext,
+        layer: LayerId,
+        rect: GridRect,
+    ) -> Result<Vec<f32>, GpuError> {
+        Ok(self.read_rects(ctx, layer, &[rect])?.remove(0))
     }
 
     /// The palette of type colours is fixed; kept so that it lives as long as the scene.
@@ -398,36 +364,31 @@ impl MapScene {
     }
 }
 
-fn write_heights_rect(
-    ctx: &GpuContext,
-    tex: &wgpu::Texture,
-    heights: &HeightGrid,
-    x0: usize,
-    z0: usize,
-    w: usize,
-    h: usize,
-) {
-    let stride = heights.width();
+fn write_texture_rect(ctx: &GpuContext, tex: &wgpu::Texture, rect: GridRect, values: &[f32]) {
+    if rect.is_empty() {
+        return;
+    }
+    debug_assert_eq!(values.len(), rect.area());
     ctx.queue.write_texture(
         wgpu::TexelCopyTextureInfo {
             texture: tex,
             mip_level: 0,
             origin: wgpu::Origin3d {
-                x: x0 as u32,
-                y: z0 as u32,
+                x: rect.x0 as u32,
+                y: rect.z0 as u32,
                 z: 0,
             },
             aspect: wgpu::TextureAspect::All,
         },
-        bytemuck::cast_slice(heights.data()),
+        bytemuck::cast_slice(values),
         wgpu::TexelCopyBufferLayout {
-            offset: ((z0 * stride + x0) * 4) as u64,
-            bytes_per_row: Some(stride as u32 * 4),
-            rows_per_image: Some(h as u32),
+            offset: 0,
+            bytes_per_row: Some(rect.w as u32 * 4),
+            rows_per_image: Some(rect.h as u32),
         },
         wgpu::Extent3d {
-            width: w as u32,
-            height: h as u32,
+            width: rect.w as u32,
+            height: rect.h as u32,
             depth_or_array_layers: 1,
         },
     );

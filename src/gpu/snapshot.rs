@@ -6,11 +6,6 @@ use super::{
 };
 use crate::map::Map;
 
-/// The ground height under (x, z) elmos, clamped to the map.
-pub fn ground_height(map: &Map, x_elmos: f32, z_elmos: f32) -> f32 {
-    map.heights.sample_bilinear(x_elmos / 8.0, z_elmos / 8.0)
-}
-
 /// The camera for `preset` over `map`, clamped above its ground.
 pub fn preset_camera(map: &Map, preset: CameraPreset, aspect: f32) -> Camera {
     let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
@@ -19,7 +14,7 @@ pub fn preset_camera(map: &Map, preset: CameraPreset, aspect: f32) -> Camera {
         cam.frame(w, d, aspect);
     }
     if !matches!(preset, CameraPreset::LookAt { .. }) {
-        cam.clamp_above_ground(|x, z| ground_height(map, x, z));
+        cam.clamp_above_ground(|x, z| map.height_at(x, z));
     }
     cam
 }

@@ -12,6 +12,8 @@ pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 pub struct RenderTarget {
     pub color: wgpu::Texture,
     pub color_view: wgpu::TextureView,
+    /// Copyable, so the editor can read the depth under the cursor.
+    pub depth: wgpu::Texture,
     pub depth_view: wgpu::TextureView,
     pub width: u32,
     pub height: u32,
@@ -46,7 +48,7 @@ impl RenderTarget {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
         let color_view = color.create_view(&Default::default());
@@ -54,6 +56,7 @@ impl RenderTarget {
             color,
             color_view,
             depth_view: depth.create_view(&Default::default()),
+            depth,
             width,
             height,
         }
@@ -86,12 +89,32 @@ pub fn read_texture_rows(
     h: u32,
     texel_bytes: u32,
 ) -> Result<Vec<u8>, GpuError> {
-    let row = w * texel_bytes;
-    let padded =
-        row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let rect = crate::edit::GridRect::new(x0 as usize, y0 as usize, w as usize, h as usize);
+    Ok(read_texture_rects(ctx, texture, &[rect], texel_bytes)?.remove(0))
+}
+
+/// Copies several rectangles of a texture back to the CPU, each tightly packed, with one
+/// submission and one mapping of one staging buffer. Waits for the GPU.
+pub fn read_texture_rects(
+    ctx: &GpuContext,
+    texture: &wgpu::Texture,
+    rects: &[crate::edit::GridRect],
+    texel_bytes: u32,
+) -> Result<Vec<Vec<u8>>, GpuError> {
+    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let padded = |w: usize| (w as u32 * texel_bytes).div_ceil(align) * align;
+    let mut offsets = Vec::with_capacity(rects.len());
+    let mut size = 0u64;
+    for r in rects {
+        offsets.push(size);
+        size += padded(r.w) as u64 * r.h as u64;
+    }
+    if size == 0 {
+        return Ok(rects.iter().map(|_| Vec::new()).collect());
+    }
     let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),
-        size: padded as u64 * h as u64,
+        size,
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
@@ -100,27 +123,36 @@ pub fn read_texture_rows(
         .create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("readback"),
         });
-    enc.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d { x: x0, y: y0, z: 0 },
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: Some(h),
+    for (r, &offset) in rects.iter().zip(&offsets) {
+        if r.is_empty() {
+            continue;
+        }
+        enc.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d {
+                    x: r.x0 as u32,
+                    y: r.z0 as u32,
+                    z: 0,
+                },
+                aspect: wgpu::TextureAspect::All,
             },
-        },
-        wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-    );
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset,
+                    bytes_per_row: Some(padded(r.w)),
+                    rows_per_image: Some(r.h as u32),
+                },
+            },
+            wgpu::Extent3d {
+                width: r.w as u32,
+                height: r.h as u32,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
     ctx.queue.submit([enc.finish()]);
     let slice = buffer.slice(..);
     let (tx, rx) = std::sync::mpsc::channel();
@@ -133,14 +165,19 @@ pub fn read_texture_rows(
     rx.recv()
         .map_err(|e| GpuError::Readback(e.to_string()))?
         .map_err(|e| GpuError::Readback(e.to_string()))?;
-    let mut out = Vec::with_capacity(row as usize * h as usize);
+    let mut out = Vec::with_capacity(rects.len());
     {
         let view = slice
             .get_mapped_range()
             .map_err(|e| GpuError::Readback(e.to_string()))?;
-        for r in 0..h as usize {
-            let start = r * padded as usize;
-            out.extend_from_slice(&view[start..start + row as usize]);
+        for (r, &offset) in rects.iter().zip(&offsets) {
+            let row = r.w * texel_bytes as usize;
+            let mut bytes = Vec::with_capacity(row * r.h);
+            for z in 0..r.h {
+                let start = offset as usize + z * padded(r.w) as usize;
+                bytes.extend_from_slice(&view[start..start + row]);
+            }
+            out.push(bytes);
         }
     }
     buffer.unmap();

@@ -179,15 +179,19 @@ impl ChunkGrid {
         }
     }
 
-    /// Widens the height range of the chunks meeting a vertex rectangle by `delta_elmos` both
-    /// ways: while a stroke runs on the GPU, the CPU does not know the new heights yet.
-    pub fn widen(&mut self, x0: usize, z0: usize, w: usize, h: usize, delta_elmos: f32) {
-        let (xs, zs) = self.chunks_meeting(x0, z0, w, h);
+    /// Widens the height range of the chunks meeting a vertex rectangle to hold `lo..hi`, then
+    /// by `more_elmos` both ways: while a stroke runs on the GPU the CPU does not know the new
+    /// heights yet, only what they can reach.
+    pub fn widen_to(&mut self, rect: crate::edit::GridRect, lo: f32, hi: f32, more_elmos: f32) {
+        if rect.is_empty() {
+            return;
+        }
+        let (xs, zs) = self.chunks_meeting(rect.x0, rect.z0, rect.w, rect.h);
         for cz in zs {
             for cx in xs.clone() {
                 let b = &mut self.bounds[cz * self.chunks_x as usize + cx];
-                b.0 -= delta_elmos;
-                b.1 += delta_elmos;
+                b.0 = b.0.min(lo) - more_elmos;
+                b.1 = b.1.max(hi) + more_elmos;
             }
         }
     }
@@ -295,6 +299,9 @@ mod tests {
         g.set(100, 10, -5.0);
         c.refresh(&g, 100, 10, 1, 1);
         assert_eq!(c.bounds[1], (-5.0, 0.0));
+        c.widen_to(crate::edit::GridRect::new(100, 10, 1, 1), -2.0, 30.0, 1.0);
+        assert_eq!(c.bounds[1], (-6.0, 31.0));
+        assert_eq!(c.bounds[0], (0.0, 0.0));
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod lua_value;
 pub mod metal_spots;
 pub mod settings;
 pub mod size;
+pub mod symmetry;
 pub mod texture;
 
 pub use grid::Grid;
@@ -15,6 +16,7 @@ pub use settings::{
     AtmosphereSettings, LightingSettings, MapSettings, MoveSpeeds, TerrainType, WaterSettings,
 };
 pub use size::{ELMOS_PER_MAP_UNIT, ELMOS_PER_SQUARE, MAX_MAP_UNITS, MapSize, MapSizeError};
+pub use symmetry::SymmetryMode;
 pub use texture::GroundTexture;
 
 /// Heights in elmos on the (mapx + 1) x (mapy + 1) vertex grid.
@@ -69,6 +71,9 @@ pub struct Map {
     pub settings: MapSettings,
     /// Other files packed into the archive unchanged, sorted by path.
     pub bundled_files: Vec<BundledFile>,
+    /// How the map repeats for its teams; every editing tool follows it (`map.toml` only,
+    /// the engine never sees it).
+    pub symmetry: SymmetryMode,
 }
 
 /// A layer handed to [`Map`] whose size does not match the map.
@@ -105,6 +110,7 @@ impl Map {
             teams: Vec::new(),
             settings,
             bundled_files: Vec::new(),
+            symmetry: SymmetryMode::None,
         }
     }
 
@@ -168,6 +174,12 @@ impl Map {
         for (h, &w) in self.heights.data_mut().iter_mut().zip(words) {
             *h = word_to_height(w, lo, hi);
         }
+    }
+
+    /// The ground height under (x, z) elmos, bilinear between vertices, clamped to the map.
+    pub fn height_at(&self, x_elmos: f32, z_elmos: f32) -> f32 {
+        let s = ELMOS_PER_SQUARE as f32;
+        self.heights.sample_bilinear(x_elmos / s, z_elmos / s)
     }
 
     /// The metal an extractor sees in a cell: byte x `max_metal`.

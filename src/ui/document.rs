@@ -1,25 +1,19 @@
-//! The open document: the map (shared with save jobs, copied on write), where it lives on
-//! disk, its undo history and whether it has unsaved changes.
+//! The open document: the editing session (the map, its undo history and revision, the stroke
+//! in progress), where it lives on disk, and the import report it came with.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use crate::edit::History;
+use crate::edit::Session;
 use crate::map::Map;
 
 pub struct Document {
-    pub map: Arc<Map>,
+    pub session: Session,
     /// The project folder Save writes to; `None` until saved once (a starter or opened map).
     pub project_dir: Option<PathBuf>,
     /// What it was opened from, for the title and the recent list.
     pub opened_from: Option<PathBuf>,
     /// The importer's report for an imported map, saved beside the project.
     pub import_report: Option<String>,
-    pub history: History,
-    /// Changed since it was opened or last saved.
-    pub dirty: bool,
-    /// Bumped on every change, so views know to refresh what they derive from the map.
-    pub revision: u64,
 }
 
 impl Document {
@@ -28,7 +22,7 @@ impl Document {
             .as_deref()
             .is_some_and(crate::formats::is_project);
         Document {
-            map: Arc::new(map),
+            session: Session::new(map),
             project_dir: if is_project {
                 opened_from.clone()
             } else {
@@ -36,17 +30,16 @@ impl Document {
             },
             opened_from,
             import_report: None,
-            history: History::default(),
-            dirty: false,
-            revision: 0,
         }
     }
 
-    /// The map for editing; copied first only if a save job still holds it.
-    pub fn map_mut(&mut self) -> &mut Map {
-        self.dirty = true;
-        self.revision += 1;
-        Arc::make_mut(&mut self.map)
+    pub fn map(&self) -> &Map {
+        self.session.map()
+    }
+
+    /// Changed since it was opened or last saved.
+    pub fn dirty(&self) -> bool {
+        self.session.dirty()
     }
 
     /// For the window title: the map's name, its file, and a star when unsaved.
@@ -59,8 +52,8 @@ impl Document {
             .unwrap_or_default();
         format!(
             "{}{}{} - Groundwork",
-            if self.dirty { "*" } else { "" },
-            self.map.settings.name,
+            if self.dirty() { "*" } else { "" },
+            self.map().settings.name,
             file
         )
     }

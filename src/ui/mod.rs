@@ -10,7 +10,6 @@ pub mod minimap_panel;
 pub mod properties_panel;
 pub mod recent;
 pub mod status_bar;
-pub mod stroke;
 pub mod tools_panel;
 pub mod viewport;
 

@@ -39,7 +39,7 @@ impl GroundProbe {
         Some(GroundProbe {
             x_elmos,
             z_elmos,
-            height_elmos: map.heights.sample_bilinear(x_elmos / 8.0, z_elmos / 8.0),
+            height_elmos: map.height_at(x_elmos, z_elmos),
             metal_byte,
             metal: map.metal_amount(mx, mz),
             grass: map.grass.get(gx, gz),

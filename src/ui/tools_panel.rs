@@ -1,36 +1,52 @@
-//! The tool and layer panel: which tool the left mouse button uses and its settings, and which
-//! overlays are blended over the ground, with their legends (metal in metal units, terrain
-//! types by name).
+//! The tool and layer panel: the tools from the registry (`edit::tools::TOOLS`), the brush and
+//! the chosen tool's own settings (drawn from its parameter list, so a new tool needs no UI
+//! code), the symmetry mode, and which overlays are blended over the ground, with their legends.
 
-use crate::edit::RaiseLowerBrush;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, channel};
+
+use crate::edit::brush::{BrushShape, Falloff, MaskImage};
+use crate::edit::tools::{ParamKind, ParamValue, StrokeStyle, TOOLS, Tool, ToolSettings};
 use crate::gpu::ViewOptions;
 use crate::gpu::view::{metal_overlay_rgba, type_colour};
-use crate::map::MapSettings;
+use crate::map::{MapSettings, SymmetryMode};
 
+/// Where an image picked in a file dialog goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tool {
-    /// The left button pans; nothing is edited.
-    Navigate,
-    /// Raise (or lower, with Shift) the ground under the cursor.
-    RaiseLower,
+enum ImageSlot {
+    /// The brush's shape mask.
+    Mask,
+    /// A tool's image setting.
+    Param(&'static str),
 }
 
 #[derive(Debug)]
 pub struct ToolsPanel {
-    pub tool: Tool,
-    pub brush: RaiseLowerBrush,
-    /// Lower instead of raise (Shift flips it while painting).
-    pub lower: bool,
+    /// The tool the left button uses (an index into `TOOLS`); `None` navigates.
+    pub tool: Option<usize>,
+    /// Each tool's settings, kept while the user switches between tools.
+    pub settings: Vec<ToolSettings>,
+    /// An image being picked: for which tool and setting.
+    picking: Option<(usize, ImageSlot, Receiver<Option<PathBuf>>)>,
+    /// The last problem loading an image.
+    pub image_error: Option<String>,
 }
 
 impl Default for ToolsPanel {
     fn default() -> ToolsPanel {
         ToolsPanel {
-            tool: Tool::RaiseLower,
-            brush: RaiseLowerBrush::default(),
-            lower: false,
+            tool: Some(0),
+            settings: TOOLS.iter().map(|t| ToolSettings::defaults(*t)).collect(),
+            picking: None,
+            image_error: None,
         }
     }
+}
+
+/// What the panel asks the app to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PanelAction {
+    SetSymmetry(SymmetryMode),
 }
 
 fn rgb(c: [f32; 3]) -> egui::Color32 {
@@ -38,97 +54,335 @@ fn rgb(c: [f32; 3]) -> egui::Color32 {
     egui::Color32::from_rgb(b(c[0]), b(c[1]), b(c[2]))
 }
 
+/// " elmos" for `radius_elmos`, "°" for `talus_deg`: the unit a key names.
+fn unit_suffix(key: &str) -> &'static str {
+    if key.ends_with("_elmos") {
+        " elmos"
+    } else if key.ends_with("_deg") {
+        "°"
+    } else {
+        ""
+    }
+}
+
 impl ToolsPanel {
+    /// The chosen tool and its settings.
+    pub fn current(&self) -> Option<(&'static dyn Tool, &ToolSettings)> {
+        let i = self.tool?;
+        Some((TOOLS[i], &self.settings[i]))
+    }
+
+    /// Selects the tool registered as `name`.
+    pub fn select(&mut self, name: &str) {
+        self.tool = TOOLS.iter().position(|t| t.name() == name);
+    }
+
+    /// The chosen tool's settings, to change them.
+    pub fn current_settings_mut(&mut self) -> Option<&mut ToolSettings> {
+        let i = self.tool?;
+        Some(&mut self.settings[i])
+    }
+
+    /// `[` and `]`: the brush radius down or up.
+    pub fn step_radius(&mut self, up: bool) {
+        if let Some(s) = self.current_settings_mut() {
+            s.brush.step_radius(up);
+        }
+    }
+
+    /// Takes an image the file dialog picked.
+    fn poll_picked(&mut self) {
+        let Some((tool, slot, rx)) = &self.picking else {
+            return;
+        };
+        let Ok(picked) = rx.try_recv() else {
+            return;
+        };
+        let (tool, slot) = (*tool, *slot);
+        self.picking = None;
+        let Some(path) = picked else {
+            return;
+        };
+        match crate::formats::project::read_grey_unit(&path) {
+            Ok(grid) => {
+                self.image_error = None;
+                let image = MaskImage {
+                    name: path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    values: std::sync::Arc::new(grid),
+                };
+                let s = &mut self.settings[tool];
+                match slot {
+                    ImageSlot::Mask => s.brush.shape = BrushShape::Mask(image),
+                    ImageSlot::Param(key) => {
+                        if let Some(v) = s.value_mut(key) {
+                            *v = ParamValue::Image(Some(image));
+                        }
+                    }
+                }
+            }
+            Err(e) => self.image_error = Some(e.to_string()),
+        }
+    }
+
+    fn pick_image(&mut self, tool: usize, slot: ImageSlot, ctx: &egui::Context) {
+        if self.picking.is_some() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let repaint = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("image dialog".into())
+            .spawn(move || {
+                let picked = rfd::FileDialog::new()
+                    .set_title("Pick a greyscale PNG")
+                    .add_filter("PNG images", &["png"])
+                    .pick_file();
+                let _ = tx.send(picked);
+                repaint.request_repaint();
+            });
+        if spawned.is_ok() {
+            self.picking = Some((tool, slot, rx));
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         view: &mut ViewOptions,
         settings: &MapSettings,
+        symmetry: SymmetryMode,
+        square_map: bool,
         gpu_brushes: bool,
-    ) {
+        stroke_note: Option<String>,
+    ) -> Option<PanelAction> {
+        self.poll_picked();
+        let mut action = None;
         ui.heading("Tools");
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut self.tool, Tool::Navigate, "Navigate");
-            ui.selectable_value(&mut self.tool, Tool::RaiseLower, "Raise / lower");
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(&mut self.tool, None, "Navigate");
+            for (i, t) in TOOLS.iter().enumerate() {
+                ui.selectable_value(&mut self.tool, Some(i), t.label())
+                    .on_hover_text(t.help());
+            }
         });
-        if self.tool == Tool::RaiseLower {
-            let b = &mut self.brush;
-            egui::Grid::new("brush").num_columns(2).show(ui, |ui| {
-                let l = ui.label("Radius").id;
-                ui.add(
-                    egui::DragValue::new(&mut b.radius_elmos)
-                        .range(RaiseLowerBrush::RADIUS_RANGE_ELMOS)
-                        .speed(2.0)
-                        .suffix(" elmos"),
-                )
-                .labelled_by(l);
-                ui.end_row();
-                let l = ui.label("Rate").id;
-                ui.add(
-                    egui::DragValue::new(&mut b.rate_elmos_per_s)
-                        .range(RaiseLowerBrush::RATE_RANGE_ELMOS_PER_S)
-                        .speed(1.0)
-                        .suffix(" elmos/s"),
-                )
-                .labelled_by(l);
-                ui.end_row();
-                let l = ui.label("Hardness").id;
-                ui.add(egui::Slider::new(&mut b.hardness, 0.0..=1.0))
-                    .labelled_by(l);
-                ui.end_row();
-            });
-            ui.checkbox(&mut self.lower, "Lower (Shift flips)");
+        if let Some(i) = self.tool {
+            let tool = TOOLS[i];
+            ui.weak(tool.help());
+            self.brush_ui(ui, i);
+            self.params_ui(ui, i);
+            if let Some(inv) = tool.inverse() {
+                ui.weak(format!("Shift: {inv}"));
+            }
+            if let Some(note) = stroke_note {
+                ui.label(note);
+            }
+            if let Some(e) = &self.image_error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
             ui.weak(if gpu_brushes {
                 "Runs on the GPU; read back when you let go."
             } else {
                 "No GPU compute here: runs on the CPU."
             });
         }
-        ui.separator();
-        ui.heading("Layers");
-        ui.checkbox(&mut view.water, "Water plane");
-        ui.checkbox(&mut view.markers, "Start positions and features");
-        ui.checkbox(&mut view.grid, "Grid (128 squares)");
         ui.horizontal(|ui| {
-            let l = ui.checkbox(&mut view.contours, "Contours every").id;
-            ui.add(
-                egui::DragValue::new(&mut view.contour_interval_elmos)
-                    .range(2.0..=500.0)
-                    .suffix(" elmos"),
-            )
-            .labelled_by(l);
-        });
-        ui.checkbox(&mut view.metal, "Metal");
-        if view.metal {
-            metal_legend(ui, settings.max_metal);
-        }
-        ui.checkbox(&mut view.grass, "Grass");
-        ui.checkbox(&mut view.types, "Terrain types");
-        if view.types {
-            for (i, t) in &settings.terrain_types {
-                ui.horizontal(|ui| {
-                    let (r, _) =
-                        ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                    ui.painter().rect_filled(r, 2.0, rgb(type_colour(*i)));
-                    ui.label(format!("{i}: {}", t.name));
-                });
+            let l = ui.label("Symmetry").id;
+            let mut mode = symmetry;
+            egui::ComboBox::from_id_salt("symmetry")
+                .selected_text(mode.label())
+                .show_ui(ui, |ui| {
+                    for m in SymmetryMode::ALL {
+                        let ok = square_map || !m.needs_square();
+                        ui.add_enabled_ui(ok, |ui| {
+                            ui.selectable_value(&mut mode, m, m.label())
+                                .on_disabled_hover_text("needs a square map");
+                        });
+                    }
+                })
+                .response
+                .labelled_by(l);
+            if mode != symmetry {
+                action = Some(PanelAction::SetSymmetry(mode));
             }
-        }
-        ui.horizontal(|ui| {
-            let l = ui.checkbox(&mut view.slope, "Slope over").id;
-            ui.add(
-                egui::DragValue::new(&mut view.slope_threshold_deg)
-                    .range(1.0..=89.0)
-                    .suffix("°"),
-            )
-            .labelled_by(l);
         });
-        ui.add(egui::Slider::new(&mut view.overlay_opacity, 0.1..=1.0).text("overlay opacity"));
-        ui.add(
-            egui::Slider::new(&mut view.lod_pixels_per_square, 1.0..=16.0)
-                .text("detail (px per square)"),
-        );
+        ui.separator();
+        layers_ui(ui, view, settings);
+        action
     }
+
+    fn brush_ui(&mut self, ui: &mut egui::Ui, i: usize) {
+        let segment = TOOLS[i].style() == StrokeStyle::Segment;
+        let mut pick = None;
+        let b = &mut self.settings[i].brush;
+        egui::Grid::new("brush").num_columns(2).show(ui, |ui| {
+            if !segment {
+                let l = ui.label("Radius").id;
+                ui.add(
+                    egui::DragValue::new(&mut b.radius_elmos)
+                        .range(crate::edit::Brush::RADIUS_RANGE_ELMOS)
+                        .speed(2.0)
+                        .suffix(" elmos"),
+                )
+                .labelled_by(l)
+                .on_hover_text("[ and ] change it");
+                ui.end_row();
+            }
+            let l = ui.label("Strength").id;
+            ui.add(egui::Slider::new(&mut b.strength, 0.0..=1.0))
+                .labelled_by(l);
+            ui.end_row();
+            let l = ui.label("Falloff").id;
+            egui::ComboBox::from_id_salt("falloff")
+                .selected_text(b.falloff.name())
+                .show_ui(ui, |ui| {
+                    for f in Falloff::ALL {
+                        ui.selectable_value(&mut b.falloff, f, f.name());
+                    }
+                })
+                .response
+                .labelled_by(l);
+            ui.end_row();
+            if !segment {
+                ui.label("Shape");
+                ui.horizontal(|ui| {
+                    if ui
+                        .selectable_label(matches!(b.shape, BrushShape::Circle), "circle")
+                        .clicked()
+                    {
+                        b.shape = BrushShape::Circle;
+                    }
+                    if ui
+                        .selectable_label(matches!(b.shape, BrushShape::Square), "square")
+                        .clicked()
+                    {
+                        b.shape = BrushShape::Square;
+                    }
+                    let name = b.shape.mask().map(|m| m.name.clone());
+                    let text = name.unwrap_or_else(|| "mask PNG…".into());
+                    if ui
+                        .selectable_label(matches!(b.shape, BrushShape::Mask(_)), text)
+                        .clicked()
+                    {
+                        pick = Some(ImageSlot::Mask);
+                    }
+                });
+                ui.end_row();
+            }
+        });
+        if let Some(slot) = pick {
+            self.pick_image(i, slot, ui.ctx());
+        }
+    }
+
+    fn params_ui(&mut self, ui: &mut egui::Ui, i: usize) {
+        let tool = TOOLS[i];
+        let mut pick = None;
+        let s = &mut self.settings[i];
+        egui::Grid::new(("tool params", tool.name()))
+            .num_columns(2)
+            .show(ui, |ui| {
+                for p in tool.params() {
+                    let l = ui.label(p.label).on_hover_text(p.help).id;
+                    let Some(v) = s.value_mut(p.key) else {
+                        continue;
+                    };
+                    match (p.kind, v) {
+                        (
+                            ParamKind::Number {
+                                min, max, integer, ..
+                            },
+                            ParamValue::Number(x),
+                        ) => {
+                            let speed = if integer {
+                                1.0
+                            } else {
+                                ((max - min) / 500.0).max(0.01)
+                            };
+                            let mut dv = egui::DragValue::new(x)
+                                .range(min..=max)
+                                .speed(speed)
+                                .suffix(unit_suffix(p.key));
+                            if integer {
+                                dv = dv.fixed_decimals(0);
+                            }
+                            ui.add(dv).labelled_by(l).on_hover_text(p.help);
+                        }
+                        (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => {
+                            ui.horizontal(|ui| {
+                                for (k, o) in options.iter().enumerate() {
+                                    ui.selectable_value(c, k, *o);
+                                }
+                            });
+                        }
+                        (ParamKind::Image, ParamValue::Image(img)) => {
+                            let text = img
+                                .as_ref()
+                                .map(|m| m.name.clone())
+                                .unwrap_or_else(|| "pick a PNG…".into());
+                            if ui.button(text).labelled_by(l).clicked() {
+                                pick = Some(ImageSlot::Param(p.key));
+                            }
+                        }
+                        _ => {
+                            ui.label("?");
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+        if let Some(slot) = pick {
+            self.pick_image(i, slot, ui.ctx());
+        }
+    }
+}
+
+fn layers_ui(ui: &mut egui::Ui, view: &mut ViewOptions, settings: &MapSettings) {
+    ui.heading("Layers");
+    ui.checkbox(&mut view.water, "Water plane");
+    ui.checkbox(&mut view.markers, "Start positions and features");
+    ui.checkbox(&mut view.grid, "Grid (128 squares)");
+    ui.horizontal(|ui| {
+        let l = ui.checkbox(&mut view.contours, "Contours every").id;
+        ui.add(
+            egui::DragValue::new(&mut view.contour_interval_elmos)
+                .range(2.0..=500.0)
+                .suffix(" elmos"),
+        )
+        .labelled_by(l);
+    });
+    ui.checkbox(&mut view.metal, "Metal");
+    if view.metal {
+        metal_legend(ui, settings.max_metal);
+    }
+    ui.checkbox(&mut view.grass, "Grass");
+    ui.checkbox(&mut view.types, "Terrain types");
+    if view.types {
+        for (i, t) in &settings.terrain_types {
+            ui.horizontal(|ui| {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                ui.painter().rect_filled(r, 2.0, rgb(type_colour(*i)));
+                ui.label(format!("{i}: {}", t.name));
+            });
+        }
+    }
+    ui.horizontal(|ui| {
+        let l = ui.checkbox(&mut view.slope, "Slope over").id;
+        ui.add(
+            egui::DragValue::new(&mut view.slope_threshold_deg)
+                .range(1.0..=89.0)
+                .suffix("°"),
+        )
+        .labelled_by(l);
+    });
+    ui.add(egui::Slider::new(&mut view.overlay_opacity, 0.1..=1.0).text("overlay opacity"));
+    ui.add(
+        egui::Slider::new(&mut view.lod_pixels_per_square, 1.0..=16.0)
+            .text("detail (px per square)"),
+    );
 }
 
 /// A colour bar from no metal to a full byte, labelled in metal units (byte x maxMetal).

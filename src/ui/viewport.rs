@@ -1,26 +1,47 @@
 //! The 3D view: draws the map through the GPU renderer into a texture egui shows, turns mouse
 //! and keys into camera moves (orbit, pan, zoom, WASD fly, top-down, frame the map), picks the
-//! ground under the cursor, and drives the active tool's strokes.
+//! ground under the cursor, and drives the chosen tool's strokes through the editing session.
+//! While a stroke runs on the GPU the document lags, so the ground under the cursor is read
+//! from the depth the view just drew (one texel, a frame later): the surface the user sees.
 
-use glam::Vec3;
+use std::sync::{Arc, Mutex};
 
+use glam::{Vec3, Vec4};
+
+use crate::edit::StrokeReport;
+use crate::edit::symmetry;
+use crate::edit::tools::StrokeStyle;
 use crate::gpu::{
-    Camera, CameraPreset, FrameStats, GpuContext, HeightKernels, MapScene, RenderTarget, Renderer,
-    ViewOptions,
+    BrushKernels, Camera, CameraPreset, FrameStats, GpuContext, MapScene, RenderTarget, Renderer,
+    SceneLayers, ViewOptions,
 };
-use crate::map::Map;
+use crate::map::{Map, SymmetryMode};
 
 use super::document::Document;
 use super::log_panel::LogPanel;
-use super::stroke::{Stroke, StrokeGpu};
-use super::tools_panel::{Tool, ToolsPanel};
+use super::tools_panel::ToolsPanel;
 
 /// The GPU handles the view draws with.
 pub struct ViewGpu<'a> {
     pub ctx: &'a GpuContext,
     pub renderer: &'a Renderer,
-    pub kernels: Option<&'a HeightKernels>,
+    pub kernels: Option<&'a BrushKernels>,
     pub egui_renderer: &'a egui::mutex::RwLock<egui_wgpu::Renderer>,
+}
+
+/// Where the view sits in the window and its shape.
+#[derive(Clone, Copy)]
+struct Screen {
+    rect: egui::Rect,
+    aspect: f32,
+}
+
+/// A depth texel on its way back from the GPU, and how to turn it into a point.
+struct DepthProbe {
+    buffer: wgpu::Buffer,
+    done: Arc<Mutex<Option<bool>>>,
+    ndc: [f32; 2],
+    inv_view_proj: glam::Mat4,
 }
 
 pub struct Viewport {
@@ -30,7 +51,13 @@ pub struct Viewport {
     texture_id: Option<egui::TextureId>,
     /// The ground point under the cursor, in elmos.
     pub hover: Option<Vec3>,
-    stroke: Option<Stroke>,
+    /// The surface under the cursor as last drawn, while a stroke runs.
+    live_hover: Option<Vec3>,
+    probe: Option<DepthProbe>,
+    /// The stroke could not start (off the map, a tool setting missing): wait for release.
+    refused: bool,
+    /// The last point the stroke reached.
+    last_at: Option<[f32; 2]>,
     pub stats: FrameStats,
     /// The last view's size in pixels.
     pub size_px: [u32; 2],
@@ -44,14 +71,19 @@ impl Default for Viewport {
             target: None,
             texture_id: None,
             hover: None,
-            stroke: None,
+            live_hover: None,
+            probe: None,
+            refused: false,
+            last_at: None,
             stats: FrameStats::default(),
             size_px: [0, 0],
         }
     }
 }
 
-use crate::gpu::snapshot::ground_height as ground_at;
+fn ground_at(map: &Map, x: f32, z: f32) -> f32 {
+    map.height_at(x, z)
+}
 
 /// Where a ray first meets the ground of `map`, marching a square at a time then bisecting.
 pub fn pick_ground(map: &Map, origin: Vec3, dir: Vec3) -> Option<Vec3> {
@@ -146,27 +178,25 @@ impl Viewport {
         self.camera.clamp_above_ground(|x, z| ground_at(map, x, z));
     }
 
-    /// Whether a stroke is running (the document lags the GPU until it ends).
-    pub fn stroking(&self) -> bool {
-        self.stroke.is_some()
-    }
-
     /// Drops the picture (the map changed; a new scene comes).
     pub fn reset(&mut self) {
-        self.stroke = None;
         self.hover = None;
+        self.live_hover = None;
+        self.probe = None;
+        self.refused = false;
+        self.last_at = None;
     }
 
-    /// Draws the view filling `ui`, handling input. Returns a line for the log when a stroke ended.
+    /// Draws the view filling `ui`, handling input. Returns the report of a stroke that ended.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         doc: &mut Document,
         scene: &mut MapScene,
         gpu: &ViewGpu,
-        tools: &ToolsPanel,
+        tools: &mut ToolsPanel,
         log: &mut LogPanel,
-    ) {
+    ) -> Option<StrokeReport> {
         let (rect, response) =
             ui.allocate_exact_size(ui.available_size(), egui::Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map view"));
@@ -176,22 +206,49 @@ impl Viewport {
         self.size_px = [w, h];
         let aspect = w as f32 / h as f32;
 
-        self.handle_camera_input(ui, &response, rect, &doc.map);
+        self.handle_camera_input(ui, &response, rect, doc.map());
+        if response.hovered() && !ui.ctx().egui_wants_keyboard_input() {
+            ui.input(|i| {
+                if i.key_pressed(egui::Key::OpenBracket) {
+                    tools.step_radius(false);
+                }
+                if i.key_pressed(egui::Key::CloseBracket) {
+                    tools.step_radius(true);
+                }
+            });
+        }
 
-        // the ground under the cursor
-        self.hover = response.hover_pos().and_then(|p| {
-            let ndc_x = (p.x - rect.left()) / rect.width() * 2.0 - 1.0;
-            let ndc_y = 1.0 - (p.y - rect.top()) / rect.height() * 2.0;
-            let (o, d) = self.camera.ray(ndc_x, ndc_y, aspect);
-            pick_ground(&doc.map, o, d)
+        // the ground under the cursor: the document's, or while a GPU stroke runs (the
+        // document lags) the surface as drawn
+        self.poll_probe(gpu.ctx);
+        let cursor_ndc = response.hover_pos().map(|p| {
+            [
+                (p.x - rect.left()) / rect.width() * 2.0 - 1.0,
+                1.0 - (p.y - rect.top()) / rect.height() * 2.0,
+            ]
         });
+        let live = doc.session.stroking() && gpu.kernels.is_some();
+        self.hover = match (live, self.live_hover) {
+            (true, Some(p)) => Some(p),
+            _ => cursor_ndc.and_then(|[x, y]| {
+                let (o, d) = self.camera.ray(x, y, aspect);
+                pick_ground(doc.map(), o, d)
+            }),
+        };
 
-        self.handle_tool(ui, &response, doc, scene, gpu, tools, log);
+        let report = self.handle_tool(ui, &response, doc, scene, gpu, tools, log);
 
         // draw
         let mut view = self.view;
-        view.cursor = match (tools.tool, self.hover) {
-            (Tool::RaiseLower, Some(p)) => Some([p.x, p.z, tools.brush.radius_elmos]),
+        view.cursor = match (tools.current(), self.hover) {
+            (Some((t, s)), Some(p)) => {
+                let r = if t.style() == StrokeStyle::Segment {
+                    0.5 * s.number("width_elmos")
+                } else {
+                    s.brush.radius_elmos
+                };
+                Some([p.x, p.z, r])
+            }
             _ => None,
         };
         let recreate = self
@@ -224,8 +281,178 @@ impl Viewport {
                 .render(gpu.ctx, scene, target, &self.camera, &view);
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
             ui.painter().image(id, rect, uv, egui::Color32::WHITE);
+            if doc.session.stroking() && gpu.kernels.is_some() {
+                if let Some(ndc) = cursor_ndc {
+                    self.request_probe(gpu.ctx, ndc, aspect);
+                }
+                ui.ctx().request_repaint();
+            }
         }
-        self.paint_start_labels(ui, rect, &doc.map, aspect);
+        let map = doc.map();
+        let scr = Screen { rect, aspect };
+        self.paint_symmetry_axes(ui, scr, map);
+        if let Some((a, b)) = doc.session.stroke().and_then(|s| s.segment()) {
+            self.paint_segment(ui, scr, map, a, b);
+        }
+        self.paint_start_labels(ui, scr, map);
+        report
+    }
+
+    /// Asks for the depth under the cursor in the frame just drawn.
+    fn request_probe(&mut self, ctx: &GpuContext, ndc: [f32; 2], aspect: f32) {
+        let Some(target) = &self.target else { return };
+        if self.probe.is_some() {
+            return;
+        }
+        let px = (((ndc[0] + 1.0) * 0.5 * target.width as f32) as u32).min(target.width - 1);
+        let py = (((1.0 - ndc[1]) * 0.5 * target.height as f32) as u32).min(target.height - 1);
+        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("depth probe"),
+            size: 4,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("depth probe"),
+            });
+        enc.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &target.depth,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: px, y: py, z: 0 },
+                aspect: wgpu::TextureAspect::DepthOnly,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: None,
+                    rows_per_image: None,
+                },
+            },
+            wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+        );
+        ctx.queue.submit([enc.finish()]);
+        let done = Arc::new(Mutex::new(None));
+        let flag = done.clone();
+        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            if let Ok(mut f) = flag.lock() {
+                *f = Some(r.is_ok());
+            }
+        });
+        self.probe = Some(DepthProbe {
+            buffer,
+            done,
+            ndc,
+            inv_view_proj: self.camera.view_proj(aspect).inverse(),
+        });
+    }
+
+    /// Takes the depth probe's answer when it has come, without waiting.
+    fn poll_probe(&mut self, ctx: &GpuContext) {
+        let Some(probe) = &self.probe else { return };
+        let _ = ctx.device.poll(wgpu::PollType::Poll);
+        let state = probe.done.lock().ok().and_then(|d| *d);
+        let Some(ok) = state else { return };
+        let probe = self.probe.take().expect("checked above");
+        if !ok {
+            return;
+        }
+        let depth = {
+            let Ok(view) = probe.buffer.slice(..).get_mapped_range() else {
+                return;
+            };
+            f32::from_le_bytes([view[0], view[1], view[2], view[3]])
+        };
+        probe.buffer.unmap();
+        // reverse Z: 0 is the far plane, nothing drawn there
+        self.live_hover = (depth > 0.0).then(|| {
+            let p = probe.inv_view_proj * Vec4::new(probe.ndc[0], probe.ndc[1], depth, 1.0);
+            p.truncate() / p.w
+        });
+    }
+
+    /// Projects a world point to the view, if it is in front of the eye.
+    fn to_screen(&self, scr: Screen, p: Vec3) -> Option<egui::Pos2> {
+        let (rect, aspect) = (scr.rect, scr.aspect);
+        let c = self.camera.view_proj(aspect) * p.extend(1.0);
+        if c.w <= 0.0 {
+            return None;
+        }
+        let (x, y) = (c.x / c.w, c.y / c.w);
+        Some(egui::pos2(
+            rect.left() + (x + 1.0) * 0.5 * rect.width(),
+            rect.top() + (1.0 - y) * 0.5 * rect.height(),
+        ))
+    }
+
+    /// A line over the ground from `a` to `b` (elmos), following the heights.
+    fn paint_ground_line(
+        &self,
+        ui: &egui::Ui,
+        scr: Screen,
+        map: &Map,
+        a: [f32; 2],
+        b: [f32; 2],
+        stroke: egui::Stroke,
+    ) {
+        let steps = 48;
+        let mut prev: Option<egui::Pos2> = None;
+        for k in 0..=steps {
+            let t = k as f32 / steps as f32;
+            let (x, z) = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
+            let p = Vec3::new(x, ground_at(map, x, z) + 4.0, z);
+            let s = self.to_screen(scr, p);
+            if let (Some(p0), Some(p1)) = (prev, s) {
+                ui.painter()
+                    .with_clip_rect(scr.rect)
+                    .line_segment([p0, p1], stroke);
+            }
+            prev = s;
+        }
+    }
+
+    /// The symmetry's mirror lines and sector edges, drawn on the ground.
+    fn paint_symmetry_axes(&self, ui: &egui::Ui, scr: Screen, map: &Map) {
+        let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
+        let stroke = egui::Stroke::new(1.5, egui::Color32::from_rgb(90, 220, 255));
+        let (cx, cz) = (w * 0.5, d * 0.5);
+        let lines: Vec<([f32; 2], [f32; 2])> = match map.symmetry {
+            SymmetryMode::None => Vec::new(),
+            SymmetryMode::MirrorX => vec![([cx, 0.0], [cx, d])],
+            SymmetryMode::MirrorZ => vec![([0.0, cz], [w, cz])],
+            SymmetryMode::MirrorXZ => vec![([cx, 0.0], [cx, d]), ([0.0, cz], [w, cz])],
+            SymmetryMode::Diagonal => vec![([0.0, 0.0], [w, d])],
+            SymmetryMode::AntiDiagonal => vec![([w, 0.0], [0.0, d])],
+            SymmetryMode::Rotate(n) => (0..n)
+                .map(|k| {
+                    let (c, s) = symmetry::turn_cos_sin(n, k);
+                    // from the centre to the map's edge along the sector's first ray
+                    let reach = (0.5 * w).min(0.5 * d)
+                        * if c.abs() > 1e-3 && s.abs() > 1e-3 {
+                            (1.0 / c.abs()).min(1.0 / s.abs())
+                        } else {
+                            1.0
+                        };
+                    ([cx, cz], [cx + c * reach, cz + s * reach])
+                })
+                .collect(),
+        };
+        for (a, b) in lines {
+            self.paint_ground_line(ui, scr, map, a, b, stroke);
+        }
+    }
+
+    /// A segment tool's line from where the drag began to the cursor.
+    fn paint_segment(&self, ui: &egui::Ui, scr: Screen, map: &Map, a: [f32; 2], b: [f32; 2]) {
+        let stroke = egui::Stroke::new(2.5, egui::Color32::from_rgb(255, 200, 60));
+        self.paint_ground_line(ui, scr, map, a, b, stroke);
     }
 
     fn handle_camera_input(
@@ -325,60 +552,91 @@ impl Viewport {
         gpu: &ViewGpu,
         tools: &ToolsPanel,
         log: &mut LogPanel,
-    ) {
-        let sgpu = StrokeGpu {
+    ) -> Option<StrokeReport> {
+        let mut layers = SceneLayers {
             ctx: gpu.ctx,
             kernels: gpu.kernels,
+            scene,
         };
         let alt = ui.input(|i| i.modifiers.alt);
-        let painting = tools.tool == Tool::RaiseLower
-            && !alt
-            && response.is_pointer_button_down_on()
-            && ui.input(|i| i.pointer.primary_down());
-        if painting {
-            if let Some(p) = self.hover {
+        let down = response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down());
+        let current = tools.current().filter(|_| !alt);
+        let session = &mut doc.session;
+        match (current, down) {
+            (Some((tool, settings)), true) => {
+                let p = self.hover?;
                 let at = [p.x, p.z];
-                let stroke = self.stroke.get_or_insert_with(|| Stroke::begin(at));
-                let dt = ui.input(|i| i.stable_dt).clamp(0.001, 0.1);
-                let lower = tools.lower ^ ui.input(|i| i.modifiers.shift);
-                let dabs = tools.brush.dabs_along(stroke.last_elmos, at, dt, lower);
-                stroke.apply(&dabs, doc, scene, &sgpu);
-                stroke.last_elmos = at;
+                let inverted = ui.input(|i| i.modifiers.shift);
+                if !session.stroking() {
+                    if self.refused {
+                        return None;
+                    }
+                    if let Err(e) = session.begin_stroke(
+                        tool,
+                        settings.clone(),
+                        inverted,
+                        at,
+                        Some(&mut layers),
+                    ) {
+                        log.warn(format!("{}: {e}", tool.label()));
+                        self.refused = true;
+                        return None;
+                    }
+                } else {
+                    let dt = ui.input(|i| i.stable_dt).clamp(0.001, 0.1);
+                    if let Err(e) = session.stroke_to(at, dt, Some(&mut layers)) {
+                        log.error(format!("{}: {e}", tool.label()));
+                    }
+                }
+                self.last_at = Some(at);
                 ui.ctx().request_repaint();
+                None
             }
-        } else if let Some(stroke) = self.stroke.take() {
-            match stroke.finish(doc, scene, &sgpu) {
-                Ok(Some(text)) => log.info(format!("{text} (Ctrl+Z undoes)")),
-                Ok(None) => {}
-                Err(e) => log.error(format!("the stroke could not be read back: {e}")),
+            _ => {
+                self.refused = false;
+                if !session.stroking() {
+                    return None;
+                }
+                let at = self
+                    .hover
+                    .map(|p| [p.x, p.z])
+                    .or(self.last_at)
+                    .unwrap_or([0.0, 0.0]);
+                self.live_hover = None;
+                self.last_at = None;
+                match session.end_stroke(at, Some(&mut layers)) {
+                    Ok(Some(r)) => {
+                        log.info(format!("{} (Ctrl+Z undoes)", r.what));
+                        Some(r)
+                    }
+                    Ok(None) => None,
+                    Err(e) => {
+                        log.error(format!("the stroke failed: {e}"));
+                        None
+                    }
+                }
             }
         }
     }
 
     /// Team numbers beside the start markers.
-    fn paint_start_labels(&self, ui: &egui::Ui, rect: egui::Rect, map: &Map, aspect: f32) {
+    fn paint_start_labels(&self, ui: &egui::Ui, scr: Screen, map: &Map) {
         if !self.view.markers {
             return;
         }
-        let vp = self.camera.view_proj(aspect);
         for (i, t) in map.teams.iter().enumerate() {
             let p = Vec3::new(
                 t.start_x_elmos,
                 ground_at(map, t.start_x_elmos, t.start_z_elmos) + 30.0,
                 t.start_z_elmos,
             );
-            let c = vp * p.extend(1.0);
-            if c.w <= 0.0 {
+            let Some(s) = self.to_screen(scr, p) else {
+                continue;
+            };
+            if !scr.rect.contains(s) {
                 continue;
             }
-            let (x, y) = (c.x / c.w, c.y / c.w);
-            if x.abs() > 1.0 || y.abs() > 1.0 {
-                continue;
-            }
-            let pos = egui::pos2(
-                rect.left() + (x + 1.0) * 0.5 * rect.width() + 14.0,
-                rect.top() + (1.0 - y) * 0.5 * rect.height() - 14.0,
-            );
+            let pos = s + egui::vec2(14.0, -14.0);
             ui.painter().text(
                 pos,
                 egui::Align2::LEFT_BOTTOM,

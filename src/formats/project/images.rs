@@ -120,6 +120,41 @@ pub fn read_height_words(
     Ok(words)
 }
 
+/// The largest side a brush mask, stamp or imported heightmap may have.
+pub const MAX_GREY_SIDE: usize = 16385;
+
+/// Reads any PNG as grey values 0..=1 (16-bit precision kept; colour images use their first
+/// channel), for brush masks, stamps and imported heightmaps. Row 0 is the image's top.
+pub fn read_grey_unit(path: &Path) -> Result<crate::map::Grid<f32>, FormatError> {
+    let mut reader = open_png(path, true)?;
+    let info = reader.info();
+    let (w, h) = (info.width as usize, info.height as usize);
+    if w == 0 || h == 0 || w > MAX_GREY_SIDE || h > MAX_GREY_SIDE {
+        return Err(FormatError::invalid(
+            path.display().to_string(),
+            format!(
+                "is {w}x{h}; a greyscale image here must be 1 to {MAX_GREY_SIDE} pixels a side"
+            ),
+        ));
+    }
+    let (color, depth) = reader.output_color_type();
+    let channels = color.samples();
+    let (buf, stride) = read_frame(&mut reader, path)?;
+    let mut values = Vec::with_capacity(w * h);
+    for row in buf.chunks(stride).take(h) {
+        for x in 0..w {
+            values.push(match depth {
+                png::BitDepth::Sixteen => {
+                    let i = x * channels * 2;
+                    u16::from_be_bytes([row[i], row[i + 1]]) as f32 / 65535.0
+                }
+                _ => row[x * channels] as f32 / 255.0,
+            });
+        }
+    }
+    crate::map::Grid::from_vec(w, h, values).ok_or_else(|| png_error(path, "short image data"))
+}
+
 /// Reads an 8-bit layer (metal, grass, type). Grey is required, except that a colour metal map
 /// uses its red channel (the classic Spring convention), with a warning.
 pub fn read_byte_layer(

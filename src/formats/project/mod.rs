@@ -14,6 +14,8 @@
 //! ```
 
 mod images;
+
+pub use images::{MAX_GREY_SIDE, read_grey_unit, write_height_words};
 mod schema;
 
 use std::path::Path;
@@ -129,6 +131,7 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
         teams: parts.teams,
         settings,
         bundled_files: read_bundled(&dir.join(BUNDLED_DIR))?,
+        symmetry: parts.symmetry,
     };
     if map.grass.data().contains(&255) {
         warnings.push(

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::map::settings::{ENGINE_DEFAULT_EXTRACTOR_RADIUS, ENGINE_DEFAULT_MAX_METAL};
 use crate::map::{
     AtmosphereSettings, Feature, LightingSettings, LuaTable, Map, MapSettings, MapSize, MoveSpeeds,
-    Team, TerrainType, WaterSettings,
+    SymmetryMode, Team, TerrainType, WaterSettings,
 };
 
 /// What `map.toml` says, before the layer images are read.
@@ -19,6 +19,7 @@ pub struct ProjectParts {
     pub settings: MapSettings,
     pub teams: Vec<Team>,
     pub features: Vec<Feature>,
+    pub symmetry: SymmetryMode,
     pub warnings: Vec<String>,
 }
 
@@ -43,6 +44,27 @@ pub struct ProjectToml {
     terrain_types: Vec<TerrainTypeEntry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     features: Vec<FeatureEntry>,
+    /// How the editor works on the map (not part of the compiled map).
+    #[serde(default, skip_serializing_if = "is_default")]
+    editor: EditorSection,
+}
+
+/// `[editor]`: the editor's state that belongs to the map.
+#[derive(Serialize, Deserialize, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct EditorSection {
+    /// The symmetry mode every tool follows: none, mirror-x, mirror-z, mirror-xz, diagonal,
+    /// anti-diagonal, rotate-N.
+    #[serde(default = "no_symmetry", skip_serializing_if = "is_no_symmetry")]
+    symmetry: String,
+}
+
+fn no_symmetry() -> String {
+    "none".into()
+}
+
+fn is_no_symmetry(s: &String) -> bool {
+    s == "none" || s.is_empty()
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -192,6 +214,17 @@ impl ProjectToml {
                 ));
             }
         }
+        let symmetry = if self.editor.symmetry.is_empty() {
+            SymmetryMode::None
+        } else {
+            self.editor
+                .symmetry
+                .parse::<SymmetryMode>()
+                .map_err(|e| format!("[editor] symmetry: {e}"))?
+        };
+        symmetry
+            .check_map(size.width_units(), size.height_units())
+            .map_err(|e| format!("[editor] {e}"))?;
         let mut terrain_types = BTreeMap::new();
         let mut next = 0u32;
         for t in self.terrain_types {
@@ -271,6 +304,7 @@ impl ProjectToml {
             settings,
             teams,
             features,
+            symmetry,
             warnings,
         })
     }
@@ -334,6 +368,12 @@ impl ProjectToml {
                     rotation: f.rotation_deg,
                 })
                 .collect(),
+            editor: EditorSection {
+                symmetry: match map.symmetry {
+                    SymmetryMode::None => String::new(),
+                    m => m.to_string(),
+                },
+            },
         }
     }
 }

@@ -423,6 +423,7 @@ pub fn convert(
         teams: starts.teams,
         settings,
         bundled_files: Vec::new(),
+        symmetry: crate::map::SymmetryMode::None,
     };
     Ok((out, report))
 }

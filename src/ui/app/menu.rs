@@ -66,6 +66,19 @@ impl EditorApp {
                 ui.separator();
                 // Each importer is a job like `jobs::open`, reading through its converter.
                 ui.menu_button("Import", |ui| self.import_menu(ui, &ctx));
+                let has_map = self.doc.is_some();
+                if ui
+                    .add_enabled(has_map, egui::Button::new("Import heightmap (16-bit PNG)…"))
+                    .clicked()
+                {
+                    self.start_dialog(DialogKind::ImportHeightmap, &ctx);
+                }
+                if ui
+                    .add_enabled(has_map, egui::Button::new("Export heightmap (16-bit PNG)…"))
+                    .clicked()
+                {
+                    self.start_dialog(DialogKind::ExportHeightmap, &ctx);
+                }
                 ui.separator();
                 if ui.button("Quit  (Ctrl+Q)").clicked() {
                     self.request(Pending::Quit, &ctx);
@@ -76,9 +89,10 @@ impl EditorApp {
                     .doc
                     .as_ref()
                     .map(|d| {
+                        let h = d.session.history();
                         (
-                            d.history.next_undo().map(|c| c.describe()),
-                            d.history.next_redo().map(|c| c.describe()),
+                            h.next_undo().map(|c| c.describe()),
+                            h.next_redo().map(|c| c.describe()),
                         )
                     })
                     .unwrap_or((None, None));
@@ -107,7 +121,7 @@ impl EditorApp {
             ui.menu_button("View", |ui| {
                 if let Some(doc) = &self.doc {
                     if ui.button("Frame the whole map  (F)").clicked() {
-                        self.viewport.frame_map(&doc.map);
+                        self.viewport.frame_map(doc.map());
                     }
                     let label = if self.viewport.camera.ortho {
                         "Perspective  (T)"
@@ -115,7 +129,7 @@ impl EditorApp {
                         "Top-down  (T)"
                     };
                     if ui.button(label).clicked() {
-                        self.viewport.toggle_top_down(&doc.map);
+                        self.viewport.toggle_top_down(doc.map());
                     }
                 }
                 ui.checkbox(&mut self.show_log, "Log");
@@ -158,7 +172,8 @@ impl EditorApp {
             Some(1) => {
                 self.pending = None;
                 if let Some(d) = &mut self.doc {
-                    d.dirty = false;
+                    let r = d.session.revision();
+                    d.session.mark_saved(r);
                 }
                 self.perform(action, ctx);
             }

@@ -2,6 +2,7 @@
 //! window out (menu, tools and minimap on the left, properties on the right, the 3D view in
 //! the middle, log and status bar at the bottom).
 
+mod edit;
 mod import;
 mod menu;
 mod screenshot;
@@ -11,8 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 
-use crate::edit::history::Touched;
-use crate::gpu::{GpuContext, HeightKernels, MapScene, Renderer};
+use crate::gpu::{BrushKernels, GpuContext, MapScene, Renderer};
 
 use super::EditorOptions;
 use super::document::Document;
@@ -29,7 +29,7 @@ use super::viewport::{ViewGpu, Viewport};
 pub struct GpuState {
     pub ctx: GpuContext,
     pub renderer: Arc<Renderer>,
-    pub kernels: Option<HeightKernels>,
+    pub kernels: Option<BrushKernels>,
     pub egui_renderer: Arc<egui::mutex::RwLock<egui_wgpu::Renderer>>,
 }
 
@@ -46,6 +46,8 @@ enum DialogKind {
     OpenFile,
     OpenFolder,
     SaveAs,
+    ImportHeightmap,
+    ExportHeightmap,
     ImportWz2100File,
     ImportWz2100Folder,
     ImportSc2,
@@ -80,6 +82,10 @@ pub struct EditorApp {
     /// How the importers scale and convert, as set in File > Import.
     import_options: import::ImportOptions,
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
+    /// The revision a running save writes.
+    saving_revision: Option<u64>,
+    /// A stroke left the height range: (lowest, highest), waiting for the user's choice.
+    range_offer: Option<(f32, f32)>,
     quitting: bool,
     show_log: bool,
     title: String,
@@ -105,7 +111,7 @@ impl EditorApp {
             }
             GpuState {
                 renderer: Arc::new(Renderer::new(&ctx)),
-                kernels: HeightKernels::new(&ctx),
+                kernels: BrushKernels::new(&ctx),
                 egui_renderer: rs.renderer.clone(),
                 ctx,
             }
@@ -142,6 +148,8 @@ impl EditorApp {
             wz_choice: None,
             import_options: import::ImportOptions::default(),
             outcome,
+            saving_revision: None,
+            range_offer: None,
             quitting: false,
             show_log: true,
             title: String::new(),
@@ -210,7 +218,9 @@ impl EditorApp {
         }
         if let Some(doc) = &self.doc {
             let report = doc.import_report.clone();
-            self.job = Some(jobs::save(doc.map.clone(), report, dir, ctx.clone()));
+            self.saving_revision = Some(doc.session.revision());
+            let map = doc.session.map_arc().clone();
+            self.job = Some(jobs::save(map, report, dir, ctx.clone()));
         }
     }
 
@@ -228,7 +238,7 @@ impl EditorApp {
 
     /// Does `action` now, or asks first when it would drop unsaved changes.
     fn request(&mut self, action: Pending, ctx: &egui::Context) {
-        if self.doc.as_ref().is_some_and(|d| d.dirty) {
+        if self.doc.as_ref().is_some_and(|d| d.dirty()) {
             self.pending = Some(action);
         } else {
             self.perform(action, ctx);
@@ -256,7 +266,7 @@ impl EditorApp {
         let stem = self
             .doc
             .as_ref()
-            .map(|d| d.map.settings.file_stem())
+            .map(|d| d.map().settings.file_stem())
             .unwrap_or_else(|| "map".into());
         let spawned = std::thread::Builder::new()
             .name("file dialog".into())
@@ -284,6 +294,15 @@ impl EditorApp {
                     DialogKind::SaveAs => rfd::FileDialog::new()
                         .set_title("Save as a project folder")
                         .set_file_name(stem)
+                        .save_file(),
+                    DialogKind::ImportHeightmap => rfd::FileDialog::new()
+                        .set_title("Import a heightmap (16-bit grey PNG)")
+                        .add_filter("PNG images", &["png"])
+                        .pick_file(),
+                    DialogKind::ExportHeightmap => rfd::FileDialog::new()
+                        .set_title("Export the heightmap (16-bit grey PNG)")
+                        .add_filter("PNG images", &["png"])
+                        .set_file_name(format!("{stem}_height.png"))
                         .save_file(),
                 };
                 let _ = tx.send((kind, picked));
@@ -313,6 +332,8 @@ impl EditorApp {
             }
             DialogKind::ImportSc2 => self.start_open(self.sc2_source(path), ctx),
             DialogKind::SaveAs => self.start_save(path, ctx),
+            DialogKind::ImportHeightmap => self.import_heightmap(&path),
+            DialogKind::ExportHeightmap => self.export_heightmap(&path),
         }
     }
 
@@ -361,10 +382,11 @@ impl EditorApp {
                         "imported: not saved yet; File > Save As writes the project folder and the report",
                     );
                     doc.import_report = Some(text);
-                    doc.dirty = true;
+                    doc.session.mark_unsaved();
                 }
                 self.viewport.reset();
-                self.viewport.frame_map(&doc.map);
+                self.range_offer = None;
+                self.viewport.frame_map(doc.map());
                 self.minimap.invalidate();
                 self.doc = Some(doc);
                 self.scene = scene.map(|s| *s);
@@ -378,7 +400,9 @@ impl EditorApp {
                 }
                 if let Some(doc) = &mut self.doc {
                     doc.project_dir = Some(dir);
-                    doc.dirty = false;
+                    if let Some(r) = self.saving_revision.take() {
+                        doc.session.mark_saved(r);
+                    }
                 }
                 if let Some(next) = self.after_save.take() {
                     self.perform(next, ctx);
@@ -391,6 +415,7 @@ impl EditorApp {
             } => {
                 self.log.error(format!("{what}: {error}"));
                 self.after_save = None;
+                self.saving_revision = None;
                 if let Some(Source::Path(p)) = source
                     && !p.exists()
                 {
@@ -409,29 +434,6 @@ impl EditorApp {
         }
         self.quitting = true;
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-    }
-
-    fn undo(&mut self, redo: bool) {
-        if self.viewport.stroking() {
-            return;
-        }
-        let (Some(doc), Some(scene), Some(gpu)) = (&mut self.doc, &mut self.scene, &self.gpu)
-        else {
-            return;
-        };
-        let touched = {
-            let map = Arc::make_mut(&mut doc.map);
-            if redo {
-                doc.history.redo(map)
-            } else {
-                doc.history.undo(map)
-            }
-        };
-        if let Some(Touched::Heights(r)) = touched {
-            scene.write_heights(&gpu.ctx, &doc.map.heights, r.x0, r.z0, r.w, r.h);
-            doc.dirty = true;
-            doc.revision += 1;
-        }
     }
 
     fn view_corners(&self) -> Option<[[f32; 2]; 4]> {
@@ -491,7 +493,7 @@ impl eframe::App for EditorApp {
         // closing the window with unsaved changes asks first
         if ctx.input(|i| i.viewport().close_requested())
             && !self.quitting
-            && self.doc.as_ref().is_some_and(|d| d.dirty)
+            && self.doc.as_ref().is_some_and(|d| d.dirty())
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
@@ -516,7 +518,7 @@ impl eframe::App for EditorApp {
             _ => String::new(),
         };
         let hover = self.viewport.hover;
-        let map = self.doc.as_ref().map(|d| &*d.map);
+        let map = self.doc.as_ref().map(|d| d.map());
         egui::Panel::bottom("status")
             .show(ui, |ui| self.status.ui(ui, map, hover, job_status, &right));
         if self.show_log {
@@ -531,21 +533,39 @@ impl eframe::App for EditorApp {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     let compute = self.gpu.as_ref().is_some_and(|g| g.kernels.is_some());
                     let default_settings;
-                    let settings = match &self.doc {
-                        Some(d) => &d.map.settings,
+                    let (settings, symmetry, square) = match &self.doc {
+                        Some(d) => {
+                            let m = d.map();
+                            let sq = m.size.width_units() == m.size.height_units();
+                            (&m.settings, m.symmetry, sq)
+                        }
                         None => {
                             default_settings = crate::map::MapSettings::default();
-                            &default_settings
+                            (&default_settings, crate::map::SymmetryMode::None, true)
                         }
                     };
-                    self.tools
-                        .ui(ui, &mut self.viewport.view, settings, compute);
+                    let note = self
+                        .doc
+                        .as_ref()
+                        .and_then(|d| d.session.stroke().and_then(|s| s.describe(d.map())));
+                    let action = self.tools.ui(
+                        ui,
+                        &mut self.viewport.view,
+                        settings,
+                        symmetry,
+                        square,
+                        compute,
+                        note,
+                    );
+                    if let Some(action) = action {
+                        self.panel_action(action);
+                    }
                     ui.separator();
                     ui.heading("Minimap");
                     let corners = self.view_corners();
                     if let Some(doc) = &self.doc {
                         let t = self.viewport.camera.target;
-                        if let Some(p) = self.minimap.ui(ui, &doc.map, [t.x, t.z], corners) {
+                        if let Some(p) = self.minimap.ui(ui, doc.map(), [t.x, t.z], corners) {
                             self.viewport.camera.target.x = p[0];
                             self.viewport.camera.target.z = p[1];
                         }
@@ -557,11 +577,11 @@ impl eframe::App for EditorApp {
             .show(ui, |ui| {
                 ui.heading("Map properties");
                 if let Some(doc) = &mut self.doc {
-                    let teams = doc.map.teams.len();
-                    if let Some(new) = self.properties.ui(ui, &doc.map.settings, teams) {
-                        doc.map_mut().settings = new;
+                    let teams = doc.map().teams.len();
+                    if let Some(new) = self.properties.ui(ui, &doc.map().settings, teams) {
+                        doc.session.map_mut().settings = new;
                         if let Some(scene) = &mut self.scene {
-                            scene.apply_settings(&doc.map.settings);
+                            scene.apply_settings(&doc.map().settings);
                         }
                     }
                 }
@@ -575,8 +595,17 @@ impl eframe::App for EditorApp {
                         kernels: gpu.kernels.as_ref(),
                         egui_renderer: &gpu.egui_renderer,
                     };
-                    self.viewport
-                        .ui(ui, doc, scene, &vg, &self.tools, &mut self.log);
+                    let report =
+                        self.viewport
+                            .ui(ui, doc, scene, &vg, &mut self.tools, &mut self.log);
+                    if let Some(r) = report
+                        && r.out_of_range.is_some()
+                    {
+                        if let Some(w) = r.range_warning(doc.map()) {
+                            self.log.warn(w);
+                        }
+                        self.range_offer = r.out_of_range;
+                    }
                 }
                 _ => {
                     let fill = ui.visuals().panel_fill;
@@ -594,6 +623,7 @@ impl eframe::App for EditorApp {
             }
         });
         self.wz2100_chooser(&ctx);
+        self.range_dialog(&ctx);
         self.discard_dialog(&ctx);
         self.screenshot_step(&ctx);
 

@@ -1,0 +1,709 @@
+//! The editing session, without a window: the document, its revision, the undo history, the
+//! heights as opened (for restore), and the stroke in progress. The editor, `groundwork edit
+//! --ops` and the tests all drive it the same way.
+//!
+//! A stroke runs on the GPU when a [`GpuLayers`] that can run kernels is given: the document
+//! waits, and when the stroke ends its touched tiles are read back once and become one undo
+//! step. Otherwise the CPU twins edit the document as the stroke goes (and, when there is a
+//! GPU to show it, the changed rectangles are uploaded).
+
+use std::sync::Arc;
+
+use super::GridRect;
+use super::history::{Change, History, TilePatch, TileValues, Touched};
+use super::kernel::{CpuScratch, Dispatch, run_cpu};
+use super::layer::{LayerId, TileSet, tile_rect};
+use super::stroke::Stroke;
+use super::tools::{Tool, ToolSettings};
+use crate::map::{Grid, Map};
+
+/// The GPU copy of the layers, as the session needs it. `gpu::kernels` implements it over a
+/// map's scene.
+pub trait GpuLayers {
+    /// Whether kernels run here (compute shaders and read-write storage textures).
+    fn can_run(&self) -> bool;
+    /// Runs the dispatches in order, in one submission.
+    fn run(&mut self, dispatches: &[Dispatch]) -> Result<(), String>;
+    /// Reads rectangles of a layer back, all in one go.
+    fn read_rects(&mut self, layer: LayerId, rects: &[GridRect]) -> Result<Vec<Vec<f32>>, String>;
+    /// Uploads values (row by row) over a rectangle of a layer.
+    fn write_rect(&mut self, layer: LayerId, rect: GridRect, values: &[f32]);
+    /// The document's layer changed in `rect` (the GPU copy already holds it): refresh what is
+    /// derived from it (the terrain chunks' bounds).
+    fn changed(&mut self, map: &Map, layer: LayerId, rect: GridRect);
+}
+
+/// Where a stroke's kernels run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Runner {
+    Gpu,
+    Cpu,
+}
+
+struct LiveStroke {
+    stroke: Stroke,
+    layer: LayerId,
+    runner: Runner,
+    tiles: TileSet,
+    /// CPU runner: each tile's values before the stroke first wrote it.
+    before: Vec<((usize, usize), Vec<f32>)>,
+    /// CPU runner on a byte layer: the layer as floats while the stroke runs.
+    work: Option<Grid<f32>>,
+}
+
+/// How a stroke ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrokeReport {
+    /// The undo step's description.
+    pub what: String,
+    pub dabs: usize,
+    pub tiles: usize,
+    /// The heights now reach outside the map's range (lowest, highest); the caller offers to
+    /// widen the range or clip.
+    pub out_of_range: Option<(f32, f32)>,
+}
+
+impl StrokeReport {
+    /// The message for the user when the stroke left the height range.
+    pub fn range_warning(&self, map: &Map) -> Option<String> {
+        let (lo, hi) = self.out_of_range?;
+        let s = &map.settings;
+        let (wlo, whi) = widened_range(map, lo, hi);
+        Some(format!(
+            "the heights now run {lo:.1} .. {hi:.1} elmos, outside the map's range {:.0} .. {:.0}: \
+             widen the range to {wlo:.0} .. {whi:.0} (the height words are re-encoded) or clip them",
+            s.min_height_elmos, s.max_height_elmos
+        ))
+    }
+}
+
+/// The range that holds the map's and `lo..hi`, rounded out to 10 elmos.
+pub fn widened_range(map: &Map, lo: f32, hi: f32) -> (f32, f32) {
+    let s = &map.settings;
+    (
+        (s.min_height_elmos.min(lo) / 10.0).floor() * 10.0,
+        (s.max_height_elmos.max(hi) / 10.0).ceil() * 10.0,
+    )
+}
+
+pub struct Session {
+    map: Arc<Map>,
+    history: History,
+    revision: u64,
+    saved_revision: u64,
+    /// The heights when the map was opened (restore's target).
+    original_heights: Arc<Grid<f32>>,
+    stroke: Option<LiveStroke>,
+    scratch: CpuScratch,
+}
+
+impl Session {
+    pub fn new(map: Map) -> Session {
+        let original_heights = Arc::new(map.heights.clone());
+        Session {
+            map: Arc::new(map),
+            history: History::default(),
+            revision: 0,
+            saved_revision: 0,
+            original_heights,
+            stroke: None,
+            scratch: CpuScratch::default(),
+        }
+    }
+
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// The map, shared (save jobs hold it while the editor goes on).
+    pub fn map_arc(&self) -> &Arc<Map> {
+        &self.map
+    }
+
+    /// The map for a change that is not an undo step (settings, symmetry); bumps the revision.
+    /// Copied first only if a save job still holds it.
+    pub fn map_mut(&mut self) -> &mut Map {
+        self.revision += 1;
+        Arc::make_mut(&mut self.map)
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    pub fn set_history_budget(&mut self, bytes: usize) {
+        self.history = History::with_budget(bytes);
+    }
+
+    /// Bumped on every change.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Changed since opened or last saved.
+    pub fn dirty(&self) -> bool {
+        self.revision != self.saved_revision
+    }
+
+    /// The current revision is what is on disk.
+    pub fn mark_saved(&mut self, revision: u64) {
+        self.saved_revision = revision;
+    }
+
+    /// Marks the document changed without a change (a new import not yet saved).
+    pub fn mark_unsaved(&mut self) {
+        if !self.dirty() {
+            self.revision += 1;
+        }
+    }
+
+    pub fn original_heights(&self) -> &Arc<Grid<f32>> {
+        &self.original_heights
+    }
+
+    pub fn stroking(&self) -> bool {
+        self.stroke.is_some()
+    }
+
+    /// The stroke in progress.
+    pub fn stroke(&self) -> Option<&Stroke> {
+        self.stroke.as_ref().map(|s| &s.stroke)
+    }
+
+    /// Starts a stroke of `tool` at `at` (elmos). It runs on `gpu` when that can run kernels.
+    pub fn begin_stroke(
+        &mut self,
+        tool: &'static dyn Tool,
+        settings: ToolSettings,
+        inverted: bool,
+        at: [f32; 2],
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<(), String> {
+        if self.stroke.is_some() {
+            return Err("a stroke is already running".into());
+        }
+        let stroke = Stroke::begin(tool, settings, inverted, &self.map, at)?;
+        let layer = tool.layer();
+        let (tx, tz) = layer.tiles(&self.map);
+        let runner = if gpu.as_ref().is_some_and(|g| g.can_run()) {
+            Runner::Gpu
+        } else {
+            Runner::Cpu
+        };
+        let work = (runner == Runner::Cpu && layer.is_bytes()).then(|| layer.to_grid(&self.map));
+        self.stroke = Some(LiveStroke {
+            stroke,
+            layer,
+            runner,
+            tiles: TileSet::new(tx, tz),
+            before: Vec::new(),
+            work,
+        });
+        self.flush(gpu)
+    }
+
+    /// The cursor moved on to `at`, `held_s` seconds after the last call.
+    pub fn stroke_to(
+        &mut self,
+        at: [f32; 2],
+        held_s: f32,
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<(), String> {
+        let Some(live) = &mut self.stroke else {
+            return Err("no stroke is running".into());
+        };
+        live.stroke.move_to(&self.map, at, held_s);
+        self.flush(gpu)
+    }
+
+    /// One more dab at `at` (a click tool's next point in a scripted path).
+    pub fn stroke_dab(
+        &mut self,
+        at: [f32; 2],
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<(), String> {
+        let Some(live) = &mut self.stroke else {
+            return Err("no stroke is running".into());
+        };
+        super::stroke::check_on_map(&self.map, at)?;
+        live.stroke.add_dab(at);
+        self.flush(gpu)
+    }
+
+    fn original_for(&self, layer: LayerId) -> Option<Arc<Grid<f32>>> {
+        (layer == LayerId::Heights).then(|| self.original_heights.clone())
+    }
+
+    /// Runs the dabs laid so far.
+    fn flush(&mut self, gpu: Option<&mut dyn GpuLayers>) -> Result<(), String> {
+        let Some(layer) = self.stroke.as_ref().map(|l| l.layer) else {
+            return Ok(());
+        };
+        let original = self.original_for(layer);
+        let live = self.stroke.as_mut().expect("checked above");
+        let dispatches = live.stroke.take(&self.map, original.as_ref());
+        self.run(dispatches, gpu)
+    }
+
+    fn run(
+        &mut self,
+        dispatches: Vec<Dispatch>,
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<(), String> {
+        if dispatches.is_empty() {
+            return Ok(());
+        }
+        let Some(live) = &mut self.stroke else {
+            return Ok(());
+        };
+        match live.runner {
+            Runner::Gpu => {
+                let g = gpu.ok_or("the stroke started on the GPU, which is gone")?;
+                for d in &dispatches {
+                    live.tiles.mark(d.rect());
+                }
+                g.run(&dispatches)
+            }
+            Runner::Cpu => {
+                let layer = live.layer;
+                let map = Arc::make_mut(&mut self.map);
+                let target: &mut Grid<f32> = match &mut live.work {
+                    Some(w) => w,
+                    None => &mut map.heights,
+                };
+                let dims = target.dims();
+                for d in &dispatches {
+                    for t in live.tiles.mark(d.rect()) {
+                        let r = tile_rect(dims, t.0, t.1);
+                        live.before
+                            .push((t, target.copy_rect(r.x0, r.z0, r.w, r.h).into_vec()));
+                    }
+                    run_cpu(d, target, &mut self.scratch);
+                }
+                if let Some(g) = gpu {
+                    let rect = dispatches
+                        .iter()
+                        .fold(GridRect::default(), |r, d| r.union(&d.rect()));
+                    let values = target
+                        .copy_rect(rect.x0, rect.z0, rect.w, rect.h)
+                        .into_vec();
+                    g.write_rect(layer, rect, &values);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends the stroke at `at`: segment tools make their shape, the touched tiles are read back
+    /// (GPU) and the whole stroke becomes one undo step. `None` when nothing changed.
+    pub fn end_stroke(
+        &mut self,
+        at: [f32; 2],
+        mut gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<Option<StrokeReport>, String> {
+        let Some(layer) = self.stroke.as_ref().map(|l| l.layer) else {
+            return Ok(None);
+        };
+        let original = self.original_for(layer);
+        let live = self.stroke.as_mut().expect("checked above");
+        let last = match live.stroke.finish(&self.map, at, original.as_ref()) {
+            Ok(d) => d,
+            Err(e) => {
+                self.cancel_stroke(gpu);
+                return Err(e);
+            }
+        };
+        if let Err(e) = self.run(last, reborrow(&mut gpu)) {
+            self.cancel_stroke(gpu);
+            return Err(e);
+        }
+        let live = self.stroke.take().expect("checked above");
+        let layer = live.layer;
+        let tiles = live.tiles.list();
+        if tiles.is_empty() {
+            return Ok(None);
+        }
+        let dims = layer.dims(&self.map);
+        let rects: Vec<GridRect> = tiles.iter().map(|t| tile_rect(dims, t.0, t.1)).collect();
+        let mut patches = Vec::with_capacity(tiles.len());
+        match live.runner {
+            Runner::Gpu => {
+                let g = gpu.ok_or("the stroke started on the GPU, which is gone")?;
+                let after = g.read_rects(layer, &rects)?;
+                let map = Arc::make_mut(&mut self.map);
+                for (rect, after) in rects.iter().zip(after) {
+                    let before = layer.read_rect(map, *rect);
+                    layer.write_rect(map, *rect, &after);
+                    if layer.is_bytes() {
+                        // the GPU keeps what the document keeps: whole bytes
+                        g.write_rect(layer, *rect, &layer.read_rect(map, *rect));
+                    }
+                    patches.push(TilePatch {
+                        layer,
+                        rect: *rect,
+                        before: TileValues::from_f32(layer, before),
+                        after: TileValues::from_f32(layer, after),
+                    });
+                }
+                let all = rects.iter().fold(GridRect::default(), |r, t| r.union(t));
+                g.changed(map, layer, all);
+            }
+            Runner::Cpu => {
+                let map = Arc::make_mut(&mut self.map);
+                // the stroke met the tiles in its own order; the list runs row by row
+                let mut befores = live.before;
+                befores.sort_by_key(|(t, _)| (t.1, t.0));
+                for ((_, before), rect) in befores.into_iter().zip(&rects) {
+                    let after = match &live.work {
+                        Some(w) => w.copy_rect(rect.x0, rect.z0, rect.w, rect.h).into_vec(),
+                        None => layer.read_rect(map, *rect),
+                    };
+                    if live.work.is_some() {
+                        layer.write_rect(map, *rect, &after);
+                    }
+                    patches.push(TilePatch {
+                        layer,
+                        rect: *rect,
+                        before: TileValues::from_f32(layer, before),
+                        after: TileValues::from_f32(layer, after),
+                    });
+                }
+                if let Some(g) = gpu {
+                    let all = rects.iter().fold(GridRect::default(), |r, t| r.union(t));
+                    if layer.is_bytes() {
+                        for rect in &rects {
+                            g.write_rect(layer, *rect, &layer.read_rect(map, *rect));
+                        }
+                    }
+                    g.changed(map, layer, all);
+                }
+            }
+        }
+        let out_of_range = if layer == LayerId::Heights {
+            self.heights_outside_range(&patches)
+        } else {
+            None
+        };
+        let change = Change::Tiles {
+            what: format!("{} stroke", live.stroke.tool.label().to_lowercase()),
+            patches,
+        };
+        let report = StrokeReport {
+            what: change.describe(),
+            dabs: live.stroke.dabs,
+            tiles: tiles.len(),
+            out_of_range,
+        };
+        self.history.push(change);
+        self.revision += 1;
+        Ok(Some(report))
+    }
+
+    /// Drops the stroke in progress and puts back what it changed.
+    pub fn cancel_stroke(&mut self, gpu: Option<&mut dyn GpuLayers>) {
+        let Some(live) = self.stroke.take() else {
+            return;
+        };
+        let layer = live.layer;
+        let dims = layer.dims(&self.map);
+        match live.runner {
+            Runner::Gpu => {
+                if let Some(g) = gpu {
+                    for t in live.tiles.list() {
+                        let r = tile_rect(dims, t.0, t.1);
+                        g.write_rect(layer, r, &layer.read_rect(&self.map, r));
+                    }
+                }
+            }
+            Runner::Cpu => {
+                let map = Arc::make_mut(&mut self.map);
+                let touched: Vec<GridRect> = live
+                    .before
+                    .iter()
+                    .map(|(t, _)| tile_rect(dims, t.0, t.1))
+                    .collect();
+                if live.work.is_none() {
+                    for ((_, before), r) in live.before.iter().zip(&touched) {
+                        layer.write_rect(map, *r, before);
+                    }
+                }
+                if let Some(g) = gpu {
+                    for r in &touched {
+                        g.write_rect(layer, *r, &layer.read_rect(map, *r));
+                    }
+                }
+            }
+        }
+    }
+
+    fn heights_outside_range(&self, patches: &[TilePatch]) -> Option<(f32, f32)> {
+        let s = &self.map.settings;
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        for p in patches {
+            if let TileValues::Heights(v) = &p.after {
+                for &h in v {
+                    lo = lo.min(h);
+                    hi = hi.max(h);
+                }
+            }
+        }
+        (lo < s.min_height_elmos || hi > s.max_height_elmos).then_some((lo, hi))
+    }
+
+    /// Reverts the last step; returns its description.
+    pub fn undo(&mut self, gpu: Option<&mut dyn GpuLayers>) -> Option<String> {
+        self.step(false, gpu)
+    }
+
+    /// Re-applies the last undone step; returns its description.
+    pub fn redo(&mut self, gpu: Option<&mut dyn GpuLayers>) -> Option<String> {
+        self.step(true, gpu)
+    }
+
+    fn step(&mut self, forward: bool, gpu: Option<&mut dyn GpuLayers>) -> Option<String> {
+        if self.stroke.is_some() {
+            return None;
+        }
+        let map = Arc::make_mut(&mut self.map);
+        let (what, touched) = if forward {
+            self.history.redo(map)?
+        } else {
+            self.history.undo(map)?
+        };
+        self.revision += 1;
+        if let (Some(g), Touched::Tiles(rects)) = (gpu, touched) {
+            upload(g, map, &rects);
+        }
+        Some(what)
+    }
+
+    /// Records a whole-layer replacement (an imported heightmap) as one undo step; only tiles
+    /// that differ are kept.
+    pub fn replace_layer(
+        &mut self,
+        layer: LayerId,
+        values: &Grid<f32>,
+        what: &str,
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<(), String> {
+        if self.stroke.is_some() {
+            return Err("finish the stroke first".into());
+        }
+        let dims = layer.dims(&self.map);
+        if values.dims() != dims {
+            return Err(format!(
+                "the new {} are {}x{}, the map's are {}x{}",
+                layer.name(),
+                values.width(),
+                values.height(),
+                dims.0,
+                dims.1
+            ));
+        }
+        let (tx, tz) = layer.tiles(&self.map);
+        let map = Arc::make_mut(&mut self.map);
+        let mut patches = Vec::new();
+        for t in 0..tx * tz {
+            let rect = tile_rect(dims, t % tx, t / tx);
+            let before = layer.read_rect(map, rect);
+            let after = values
+                .copy_rect(rect.x0, rect.z0, rect.w, rect.h)
+                .into_vec();
+            if before != after {
+                layer.write_rect(map, rect, &after);
+                patches.push(TilePatch {
+                    layer,
+                    rect,
+                    before: TileValues::from_f32(layer, before),
+                    after: TileValues::from_f32(layer, after),
+                });
+            }
+        }
+        if patches.is_empty() {
+            return Ok(());
+        }
+        if let Some(g) = gpu {
+            let rects: Vec<(LayerId, GridRect)> =
+                patches.iter().map(|p| (p.layer, p.rect)).collect();
+            upload(g, map, &rects);
+        }
+        self.history.push(Change::Tiles {
+            what: what.to_string(),
+            patches,
+        });
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Replaces the heights with a heightmap image (values 0..=1 = height words 0..=65535 in
+    /// the map's range, as `height.png`), resampled when its size is not the map's, as one
+    /// undo step. Returns a note when it was resampled.
+    pub fn import_heightmap(
+        &mut self,
+        image: &Grid<f32>,
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<Option<String>, String> {
+        let (w, h) = self.map.heights.dims();
+        let (iw, ih) = image.dims();
+        let (lo, hi) = (
+            self.map.settings.min_height_elmos,
+            self.map.settings.max_height_elmos,
+        );
+        let sx = (iw as f32 - 1.0) / (w as f32 - 1.0).max(1.0);
+        let sz = (ih as f32 - 1.0) / (h as f32 - 1.0).max(1.0);
+        let mut heights = Vec::with_capacity(w * h);
+        for z in 0..h {
+            for x in 0..w {
+                let v = if (iw, ih) == (w, h) {
+                    image.get(x, z)
+                } else {
+                    image.sample_bilinear(x as f32 * sx, z as f32 * sz)
+                };
+                let word = (v.clamp(0.0, 1.0) * 65535.0).round() as u16;
+                heights.push(crate::map::word_to_height(word, lo, hi));
+            }
+        }
+        let grid = Grid::from_vec(w, h, heights).expect("sized");
+        self.replace_layer(LayerId::Heights, &grid, "import heightmap", gpu)?;
+        Ok(((iw, ih) != (w, h))
+            .then(|| format!("the image is {iw}x{ih}; resampled to the map's {w}x{h} vertices")))
+    }
+
+    /// Sets the height range (elmos at word 0 and 65536) as an undo step; the heights stay.
+    pub fn set_height_range(&mut self, min_elmos: f32, max_elmos: f32) -> Result<(), String> {
+        if !(min_elmos.is_finite() && max_elmos.is_finite() && max_elmos > min_elmos) {
+            return Err(format!(
+                "the height range {min_elmos} .. {max_elmos} is not a range"
+            ));
+        }
+        let s = &self.map.settings;
+        let before = (s.min_height_elmos, s.max_height_elmos);
+        let after = (min_elmos, max_elmos);
+        if before == after {
+            return Ok(());
+        }
+        let map = Arc::make_mut(&mut self.map);
+        map.settings.min_height_elmos = min_elmos;
+        map.settings.max_height_elmos = max_elmos;
+        self.history.push(Change::HeightRange { before, after });
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Widens the height range to hold every height (after a stroke left it).
+    pub fn widen_range_to_fit(&mut self) -> Result<(), String> {
+        let (lo, hi) = self.map.heights.min_max();
+        let (wlo, whi) = widened_range(&self.map, lo, hi);
+        self.set_height_range(wlo, whi)
+    }
+
+    /// Clips every height into the map's range, as an undo step.
+    pub fn clip_heights_to_range(&mut self, gpu: Option<&mut dyn GpuLayers>) -> Result<(), String> {
+        let s = &self.map.settings;
+        let (lo, hi) = (s.min_height_elmos, s.max_height_elmos);
+        let mut clipped = self.map.heights.clone();
+        for h in clipped.data_mut() {
+            *h = h.clamp(lo, hi);
+        }
+        self.replace_layer(LayerId::Heights, &clipped, "clip heights to the range", gpu)
+    }
+}
+
+/// A shorter loan of the GPU, so it can be handed on more than once.
+pub fn reborrow<'a>(g: &'a mut Option<&mut dyn GpuLayers>) -> Option<&'a mut dyn GpuLayers> {
+    match g {
+        Some(g) => Some(&mut **g),
+        None => None,
+    }
+}
+
+/// Uploads the document's values of each rectangle and refreshes what derives from them.
+fn upload(g: &mut dyn GpuLayers, map: &Map, rects: &[(LayerId, GridRect)]) {
+    for &(layer, r) in rects {
+        g.write_rect(layer, r, &layer.read_rect(map, r));
+    }
+    for layer in LayerId::ALL {
+        let all = rects
+            .iter()
+            .filter(|(l, _)| *l == layer)
+            .fold(GridRect::default(), |a, (_, r)| a.union(r));
+        if !all.is_empty() {
+            g.changed(map, layer, all);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::tools;
+    use crate::map::{MapSettings, MapSize};
+
+    fn session() -> Session {
+        let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+        for (i, h) in map.heights.data_mut().iter_mut().enumerate() {
+            *h = ((i % 129) as f32 * 0.7).sin() * 20.0 + 50.0;
+        }
+        Session::new(map)
+    }
+
+    fn paint(s: &mut Session, tool: &str, path: &[[f32; 2]]) -> Option<StrokeReport> {
+        let t = tools::find(tool).unwrap();
+        let mut set = ToolSettings::defaults(t);
+        set.brush.radius_elmos = 100.0;
+        s.begin_stroke(t, set, false, path[0], None).unwrap();
+        for p in &path[1..] {
+            s.stroke_to(*p, 0.0, None).unwrap();
+        }
+        s.end_stroke(*path.last().unwrap(), None).unwrap()
+    }
+
+    #[test]
+    fn a_cpu_stroke_is_one_step_of_touched_tiles() {
+        let mut s = session();
+        let before = s.map().heights.clone();
+        let r = paint(&mut s, "raise", &[[100.0, 100.0], [300.0, 150.0]]).unwrap();
+        assert!(r.dabs > 5);
+        assert!(s.dirty());
+        assert_eq!(s.history().undo_len(), 1);
+        assert_ne!(s.map().heights, before);
+        s.undo(None).unwrap();
+        assert_eq!(s.map().heights, before);
+        s.redo(None).unwrap();
+        assert_ne!(s.map().heights, before);
+    }
+
+    #[test]
+    fn leaving_the_range_is_reported_and_can_be_widened() {
+        let mut s = session();
+        let t = tools::find("set").unwrap();
+        let mut set = ToolSettings::defaults(t);
+        set.set_number("height_elmos", 650.0);
+        s.begin_stroke(t, set, false, [500.0, 500.0], None).unwrap();
+        let r = s.end_stroke([500.0, 500.0], None).unwrap().unwrap();
+        let (_, hi) = r.out_of_range.unwrap();
+        assert_eq!(hi, 650.0);
+        assert!(r.range_warning(s.map()).unwrap().contains("widen"));
+        s.widen_range_to_fit().unwrap();
+        assert_eq!(s.map().settings.max_height_elmos, 650.0);
+        assert_eq!(s.map().height_word(650.0), 65535);
+        s.undo(None).unwrap();
+        assert_eq!(s.map().settings.max_height_elmos, 400.0);
+        s.clip_heights_to_range(None).unwrap();
+        assert_eq!(s.map().heights.min_max().1, 400.0);
+    }
+
+    #[test]
+    fn a_cancelled_stroke_leaves_nothing() {
+        let mut s = session();
+        let before = s.map().heights.clone();
+        let t = tools::find("lower").unwrap();
+        s.begin_stroke(t, ToolSettings::defaults(t), false, [600.0, 600.0], None)
+            .unwrap();
+        s.stroke_to([700.0, 650.0], 0.1, None).unwrap();
+        assert_ne!(s.map().heights, before);
+        s.cancel_stroke(None);
+        assert_eq!(s.map().heights, before);
+        assert!(!s.history().can_undo());
+    }
+}

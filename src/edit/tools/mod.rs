@@ -1,0 +1,355 @@
+//! The tools and their registry. A tool is one file here (its settings, how it strokes, the
+//! layer it writes, its kernel's numbers and its CPU twin) plus its WGSL file, plus one line in
+//! [`TOOLS`]. The tools panel, the viewport, `groundwork edit --ops` and the tests all list
+//! tools from [`TOOLS`].
+
+mod erosion_hydraulic;
+mod erosion_thermal;
+mod flatten;
+mod noise;
+mod raise;
+mod ramp;
+mod restore;
+mod set;
+mod smooth;
+mod stamp;
+
+use std::sync::Arc;
+
+use super::brush::{Brush, BrushShape, Falloff, MaskImage};
+use super::kernel::{KernelSpec, PassRun};
+use super::layer::LayerId;
+use crate::map::{Grid, Map};
+
+/// Every tool, in the order the panel shows them. A new tool adds one line.
+pub static TOOLS: &[&dyn Tool] = &[
+    &raise::RAISE,
+    &raise::LOWER,
+    &smooth::SMOOTH,
+    &flatten::FLATTEN,
+    &set::SET,
+    &noise::NOISE,
+    &ramp::RAMP,
+    &erosion_thermal::THERMAL_EROSION,
+    &erosion_hydraulic::HYDRAULIC_EROSION,
+    &stamp::STAMP,
+    &restore::RESTORE,
+];
+
+/// The tool registered under `name` (the ops file's `tool = "..."`).
+pub fn find(name: &str) -> Option<&'static dyn Tool> {
+    TOOLS.iter().copied().find(|t| t.name() == name)
+}
+
+/// The registered names, for messages.
+pub fn names() -> String {
+    TOOLS
+        .iter()
+        .map(|t| t.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How the cursor's path becomes dabs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrokeStyle {
+    /// Evenly spaced along the path while the button is down, and at a fixed rate when the
+    /// cursor holds still.
+    Spaced,
+    /// One dab where the button goes down (a scripted path: one per point).
+    Click,
+    /// One shape from where the button went down to where it came up (`path[0] -> path[1]`).
+    Segment,
+}
+
+/// What kind of value a tool setting holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A number in `min..=max`; `integer` ones are whole numbers.
+    Number {
+        min: f32,
+        max: f32,
+        default: f32,
+        integer: bool,
+    },
+    /// One of a few words; the ops file gives the word.
+    Choice {
+        options: &'static [&'static str],
+        default: usize,
+    },
+    /// A greyscale PNG (16-bit for stamps); the ops file gives its path.
+    Image,
+}
+
+/// One tool-specific setting. The key has its unit in it (`height_elmos`, `talus_deg`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub help: &'static str,
+    pub kind: ParamKind,
+}
+
+/// A setting's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    Number(f32),
+    Choice(usize),
+    Image(Option<MaskImage>),
+}
+
+/// A tool's settings as the user (or an ops file) set them: the brush and the tool's own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolSettings {
+    pub brush: Brush,
+    pub values: Vec<(&'static str, ParamValue)>,
+}
+
+impl ToolSettings {
+    /// The tool's defaults.
+    pub fn defaults(tool: &dyn Tool) -> ToolSettings {
+        ToolSettings {
+            brush: tool.default_brush(),
+            values: tool
+                .params()
+                .iter()
+                .map(|p| {
+                    let v = match p.kind {
+                        ParamKind::Number { default, .. } => ParamValue::Number(default),
+                        ParamKind::Choice { default, .. } => ParamValue::Choice(default),
+                        ParamKind::Image => ParamValue::Image(None),
+                    };
+                    (p.key, v)
+                })
+                .collect(),
+        }
+    }
+
+    fn value(&self, key: &str) -> Option<&ParamValue> {
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    pub fn value_mut(&mut self, key: &str) -> Option<&mut ParamValue> {
+        self.values
+            .iter_mut()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// A number setting (0 when the tool has no such key).
+    pub fn number(&self, key: &str) -> f32 {
+        match self.value(key) {
+            Some(ParamValue::Number(v)) => *v,
+            _ => 0.0,
+        }
+    }
+
+    /// A choice setting's index.
+    pub fn choice(&self, key: &str) -> usize {
+        match self.value(key) {
+            Some(ParamValue::Choice(i)) => *i,
+            _ => 0,
+        }
+    }
+
+    /// An image setting, when one is loaded.
+    pub fn image(&self, key: &str) -> Option<&MaskImage> {
+        match self.value(key) {
+            Some(ParamValue::Image(m)) => m.as_ref(),
+            _ => None,
+        }
+    }
+
+    pub fn set_number(&mut self, key: &str, v: f32) {
+        if let Some(ParamValue::Number(x)) = self.value_mut(key) {
+            *x = v;
+        }
+    }
+}
+
+/// What a tool knows when its stroke starts (and, for segment tools, ends).
+pub struct StrokeStart<'a> {
+    pub settings: &'a ToolSettings,
+    pub map: &'a Map,
+    /// Shift held: the tool's inverse where it has one.
+    pub inverted: bool,
+    pub start_elmos: [f32; 2],
+    /// The ground under the first point, as the user sees it.
+    pub start_height_elmos: f32,
+    /// Segment tools: where the stroke ended, and the ground there.
+    pub end_elmos: [f32; 2],
+    pub end_height_elmos: f32,
+}
+
+/// A dab in world units, before the symmetry copies it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDab {
+    pub center_elmos: [f32; 2],
+    pub radius_elmos: f32,
+    pub amount: f32,
+    /// Unit vectors of the dab's local x and z.
+    pub axis_x: [f32; 2],
+    pub axis_z: [f32; 2],
+}
+
+impl WorldDab {
+    /// A round dab with unturned axes.
+    pub fn round(center_elmos: [f32; 2], radius_elmos: f32, amount: f32) -> WorldDab {
+        WorldDab {
+            center_elmos,
+            radius_elmos,
+            amount,
+            axis_x: [1.0, 0.0],
+            axis_z: [0.0, 1.0],
+        }
+    }
+
+    /// Turned by `deg` degrees (from +x towards +z).
+    pub fn turned(self, deg: f32) -> WorldDab {
+        let (s, c) = deg.to_radians().sin_cos();
+        WorldDab {
+            axis_x: [c, s],
+            axis_z: [-s, c],
+            ..self
+        }
+    }
+}
+
+/// How far a tool reaches beyond its dabs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reach {
+    /// Cells written: within `radius * scale + grow_cells` of a dab's centre.
+    pub scale: f32,
+    pub grow_cells: u32,
+    /// Cells read beyond those written (the source copy's margin).
+    pub halo_cells: u32,
+}
+
+/// The numbers a stroke hands its kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolSetup {
+    /// Each dab's `amount`.
+    pub amount: f32,
+    /// The parameter block's `tool` numbers.
+    pub tool: [f32; 16],
+    pub passes: Vec<PassRun>,
+    pub stamp: Option<Arc<Grid<f32>>>,
+}
+
+impl ToolSetup {
+    /// A dab-loop kernel's setup: one `main` pass and a per-dab amount.
+    pub fn dab_amount(amount: f32) -> ToolSetup {
+        ToolSetup {
+            amount,
+            tool: [0.0; 16],
+            passes: vec![PassRun::once("main")],
+            stamp: None,
+        }
+    }
+
+    pub fn with_tool(mut self, tool: [f32; 16]) -> ToolSetup {
+        self.tool = tool;
+        self
+    }
+}
+
+/// A tool. Each lives in its own file under `edit/tools/` and is registered in [`TOOLS`].
+pub trait Tool: Sync {
+    /// The registry name (`raise`, `thermal-erosion`).
+    fn name(&self) -> &'static str;
+    /// The panel's label.
+    fn label(&self) -> &'static str;
+    /// One or two sentences: what it does and what strength means.
+    fn help(&self) -> &'static str;
+    /// The layer it writes.
+    fn layer(&self) -> LayerId {
+        LayerId::Heights
+    }
+    fn style(&self) -> StrokeStyle {
+        StrokeStyle::Spaced
+    }
+    /// The tool's own settings.
+    fn params(&self) -> &'static [ParamSpec] {
+        &[]
+    }
+    /// What Shift does, when it does something ("lower").
+    fn inverse(&self) -> Option<&'static str> {
+        None
+    }
+    fn default_brush(&self) -> Brush {
+        Brush::default()
+    }
+    /// Its result depends on where it runs (noise, erosion, stamps) or on the order in which
+    /// overlapping copies land (ramps): with symmetry on, the fundamental sector's result is
+    /// copied to the others.
+    fn position_dependent(&self) -> bool {
+        false
+    }
+    fn reach(&self, settings: &ToolSettings) -> Reach {
+        Reach {
+            scale: settings.brush.shape.reach_factor(),
+            grow_cells: 0,
+            halo_cells: 0,
+        }
+    }
+    fn kernel(&self) -> &'static KernelSpec;
+    /// The kernel's numbers for a stroke.
+    fn setup(&self, start: &StrokeStart) -> Result<ToolSetup, String>;
+    /// The dab at `at` (elmos); segment tools get the segment's midpoint.
+    fn dab(&self, start: &StrokeStart, setup: &ToolSetup, at: [f32; 2]) -> WorldDab {
+        WorldDab::round(at, start.settings.brush.radius_elmos, setup.amount)
+    }
+    /// A line for the panel about the stroke in progress (a ramp's slope).
+    fn describe(&self, _start: &StrokeStart) -> Option<String> {
+        None
+    }
+}
+
+/// A brush preset tools start from: a falloff and strength other than the default.
+pub fn brush_with(falloff: Falloff, strength: f32) -> Brush {
+    Brush {
+        falloff,
+        strength,
+        ..Brush::default()
+    }
+}
+
+/// A square brush (stamps).
+pub fn square_brush(strength: f32) -> Brush {
+    Brush {
+        shape: BrushShape::Square,
+        falloff: Falloff::Flat,
+        strength,
+        ..Brush::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found() {
+        for (i, t) in TOOLS.iter().enumerate() {
+            assert_eq!(find(t.name()).map(|f| f.name()), Some(t.name()));
+            for u in &TOOLS[i + 1..] {
+                assert_ne!(t.name(), u.name());
+            }
+            let s = ToolSettings::defaults(*t);
+            assert_eq!(s.values.len(), t.params().len());
+            for p in t.params() {
+                assert!(
+                    p.key.ends_with("_elmos")
+                        || p.key.ends_with("_deg")
+                        || matches!(p.kind, ParamKind::Choice { .. } | ParamKind::Image)
+                        || !p.key.contains('_')
+                        || p.key.ends_with("_per_dab"),
+                    "{}: {} has no unit in its name",
+                    t.name(),
+                    p.key
+                );
+            }
+        }
+        assert!(find("nope").is_none());
+    }
+}
