@@ -5,6 +5,7 @@
 mod editor_support;
 
 use editor_support::{editor, gpu_setup, step_until};
+use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
 use groundwork::ui::{EditorApp, EditorOptions};
 
@@ -98,4 +99,123 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
     );
     harness.step();
     assert_eq!(harness.state().document().unwrap().map().heights, after);
+}
+
+/// Presses the left button at `path[0]`, drags through the rest and lets go, two frames a step.
+fn drag(harness: &mut Harness<'_, EditorApp>, path: &[egui::Pos2]) {
+    harness.event(egui::Event::PointerMoved(path[0]));
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos: path[0],
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    for &p in path {
+        harness.event(egui::Event::PointerMoved(p));
+        harness.step();
+        harness.step();
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: *path.last().unwrap(),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.step();
+    harness.step();
+}
+
+/// How bumpy the heights are around (x, z) elmos: the mean squared Laplacian (a slope is not
+/// bumpy; smoothing flattens curvature).
+fn roughness(map: &groundwork::map::Map, x: f32, z: f32, r_elmos: f32) -> f32 {
+    let (cx, cz, r) = ((x / 8.0) as i64, (z / 8.0) as i64, (r_elmos / 8.0) as i64);
+    let (w, h) = map.heights.dims();
+    let (mut sum, mut n) = (0.0f32, 0);
+    for vz in (cz - r).max(1)..(cz + r).min(h as i64 - 1) {
+        for vx in (cx - r).max(1)..(cx + r).min(w as i64 - 1) {
+            let (vx, vz) = (vx as usize, vz as usize);
+            let g = |x: usize, z: usize| map.heights.get(x, z);
+            let lap =
+                g(vx - 1, vz) + g(vx + 1, vz) + g(vx, vz - 1) + g(vx, vz + 1) - 4.0 * g(vx, vz);
+            sum += lap * lap;
+            n += 1;
+        }
+    }
+    sum / n.max(1) as f32
+}
+
+#[test]
+fn smooth_and_ramp_with_the_mouse() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+
+    // roughen a patch with noise, then smooth it: both picked in the panel, used by mouse
+    let rub = [
+        egui::pos2(520.0, 420.0),
+        egui::pos2(560.0, 440.0),
+        egui::pos2(520.0, 460.0),
+        egui::pos2(560.0, 480.0),
+        egui::pos2(520.0, 440.0),
+    ];
+    let at = harness
+        .state()
+        .ground_under(rub[0])
+        .expect("the ground under the cursor");
+    harness.get_by_label("Noise").click();
+    harness.step();
+    {
+        let s = harness.state_mut().tools().current_settings_mut().unwrap();
+        s.set_number("scale_elmos", 48.0);
+        s.brush.strength = 1.0;
+    }
+    drag(&mut harness, &rub);
+    let noisy = harness.state().document().unwrap().map().clone();
+    harness.get_by_label("Smooth").click();
+    harness.step();
+    harness
+        .state_mut()
+        .tools()
+        .current_settings_mut()
+        .unwrap()
+        .brush
+        .strength = 1.0;
+    drag(&mut harness, &rub);
+    let doc = harness.state().document().unwrap();
+    assert_eq!(
+        doc.session.history().undo_len(),
+        2,
+        "two strokes, two undo steps"
+    );
+    let (r0, r1) = (
+        roughness(&noisy, at.x, at.z, 100.0),
+        roughness(doc.map(), at.x, at.z, 100.0),
+    );
+    eprintln!("bumpiness under the strokes: noise {r0:.3}, then smooth {r1:.3}");
+    assert!(
+        r1 < r0 * 0.5,
+        "smoothing left the ground as bumpy: {r0} -> {r1}"
+    );
+
+    // ramp: from A to B, the ground between runs from A's height to B's
+    harness.get_by_label("Ramp").click();
+    harness.step();
+    let (pa, pb) = (egui::pos2(450.0, 300.0), egui::pos2(700.0, 420.0));
+    let a = harness.state().ground_under(pa).unwrap();
+    let b = harness.state().ground_under(pb).unwrap();
+    let steps: Vec<egui::Pos2> = (0..=6).map(|i| pa + (pb - pa) * (i as f32 / 6.0)).collect();
+    drag(&mut harness, &steps);
+    let doc = harness.state().document().unwrap();
+    assert_eq!(doc.session.history().undo_len(), 3);
+    let map = doc.map();
+    for t in [0.25f32, 0.5, 0.75] {
+        let (x, z) = (a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t);
+        let want = a.y + (b.y - a.y) * t;
+        let got = map.height_at(x, z);
+        assert!(
+            (got - want).abs() < 2.0,
+            "at {t} of the ramp the ground is {got}, the ramp says {want}"
+        );
+    }
 }

@@ -1,8 +1,9 @@
-//! The headless commands: compile, decompile, info, import. Each prints progress on stderr and
+//! The headless commands: compile, decompile, edit, info, import, render. Each prints progress on stderr and
 //! exits non-zero with one clear line on any error.
 
 mod compile;
 mod decompile;
+mod edit;
 mod import_sc2;
 mod import_wz2100;
 mod info;
@@ -30,6 +31,8 @@ enum Command {
     Compile(compile::CompileArgs),
     /// Turn a map (.sd7, .sdz, .sdd, or a .smf with its .smt) back into a project folder.
     Decompile(decompile::DecompileArgs),
+    /// Run scripted edits (an ops file of tools and paths) on a project folder.
+    Edit(edit::EditArgs),
     /// Show what a map or project holds: size, heights, metal, tiles, features, teams, warnings.
     Info(info::InfoArgs),
     /// Import another game's map into a Groundwork project folder.
@@ -68,6 +71,7 @@ pub fn run() -> i32 {
         }
         Some(Command::Compile(a)) => compile::run(a),
         Some(Command::Decompile(a)) => decompile::run(a),
+        Some(Command::Edit(a)) => edit::run(a),
         Some(Command::Info(a)) => info::run(a),
         Some(Command::Import { source }) => match source {
             ImportSource::Wz2100(a) => import_wz2100::run(a),

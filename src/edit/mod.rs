@@ -7,6 +7,7 @@ pub mod brush;
 pub mod history;
 pub mod kernel;
 pub mod layer;
+pub mod ops;
 pub mod procedural;
 pub mod rect;
 pub mod session;

@@ -9,6 +9,7 @@
 //! - [`renderer`]: the pipelines (`shaders/terrain.wgsl`, `water.wgsl`, `markers.wgsl`).
 //! - [`kernels`]: the tools' compute kernels (`shaders/brush_*.wgsl`) and the session's view
 //!   of a map's layers on the GPU ([`kernels::SceneLayers`]).
+//! - [`probe`]: the depth under the cursor, read back without waiting.
 //! - [`snapshot`]: one picture of a map with no window.
 //! - [`target`]: offscreen pictures and reading them back.
 //! - [`view`]: overlays and their colours.
@@ -17,6 +18,7 @@ pub mod camera;
 pub mod context;
 pub mod ground;
 pub mod kernels;
+pub mod probe;
 pub mod renderer;
 pub mod scene;
 pub mod snapshot;

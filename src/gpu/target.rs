@@ -12,7 +12,7 @@ pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 pub struct RenderTarget {
     pub color: wgpu::Texture,
     pub color_view: wgpu::TextureView,
-    /// Copyable, so the editor can read the depth under the cursor.
+    /// Bindable, so the editor can read the depth under the cursor.
     pub depth: wgpu::Texture,
     pub depth_view: wgpu::TextureView,
     pub width: u32,
@@ -48,7 +48,7 @@ impl RenderTarget {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         });
         let color_view = color.create_view(&Default::default());

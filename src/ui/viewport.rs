@@ -4,13 +4,12 @@
 //! While a stroke runs on the GPU the document lags, so the ground under the cursor is read
 //! from the depth the view just drew (one texel, a frame later): the surface the user sees.
 
-use std::sync::{Arc, Mutex};
-
-use glam::{Vec3, Vec4};
+use glam::Vec3;
 
 use crate::edit::StrokeReport;
 use crate::edit::symmetry;
 use crate::edit::tools::StrokeStyle;
+use crate::gpu::probe::DepthProbe;
 use crate::gpu::{
     BrushKernels, Camera, CameraPreset, FrameStats, GpuContext, MapScene, RenderTarget, Renderer,
     SceneLayers, ViewOptions,
@@ -36,14 +35,6 @@ struct Screen {
     aspect: f32,
 }
 
-/// A depth texel on its way back from the GPU, and how to turn it into a point.
-struct DepthProbe {
-    buffer: wgpu::Buffer,
-    done: Arc<Mutex<Option<bool>>>,
-    ndc: [f32; 2],
-    inv_view_proj: glam::Mat4,
-}
-
 pub struct Viewport {
     pub camera: Camera,
     pub view: ViewOptions,
@@ -61,6 +52,8 @@ pub struct Viewport {
     pub stats: FrameStats,
     /// The last view's size in pixels.
     pub size_px: [u32; 2],
+    /// Where the view sat in the window last frame, in points.
+    pub rect: egui::Rect,
 }
 
 impl Default for Viewport {
@@ -77,6 +70,7 @@ impl Default for Viewport {
             last_at: None,
             stats: FrameStats::default(),
             size_px: [0, 0],
+            rect: egui::Rect::NOTHING,
         }
     }
 }
@@ -142,6 +136,18 @@ pub fn pick_ground(map: &Map, origin: Vec3, dir: Vec3) -> Option<Vec3> {
 }
 
 impl Viewport {
+    /// The document's ground under a window position (points), as the view last framed it.
+    pub fn ground_under(&self, map: &Map, pos: egui::Pos2) -> Option<Vec3> {
+        let rect = self.rect;
+        if !rect.contains(pos) || rect.height() <= 0.0 {
+            return None;
+        }
+        let ndc_x = (pos.x - rect.left()) / rect.width() * 2.0 - 1.0;
+        let ndc_y = 1.0 - (pos.y - rect.top()) / rect.height() * 2.0;
+        let (o, d) = self.camera.ray(ndc_x, ndc_y, rect.width() / rect.height());
+        pick_ground(map, o, d)
+    }
+
     /// Frames the whole map from the overview angle.
     pub fn frame_map(&mut self, map: &Map) {
         let aspect = if self.size_px[1] > 0 {
@@ -182,7 +188,6 @@ impl Viewport {
     pub fn reset(&mut self) {
         self.hover = None;
         self.live_hover = None;
-        self.probe = None;
         self.refused = false;
         self.last_at = None;
     }
@@ -204,6 +209,7 @@ impl Viewport {
         let w = ((rect.width() * ppp).round() as u32).max(1);
         let h = ((rect.height() * ppp).round() as u32).max(1);
         self.size_px = [w, h];
+        self.rect = rect;
         let aspect = w as f32 / h as f32;
 
         self.handle_camera_input(ui, &response, rect, doc.map());
@@ -227,7 +233,12 @@ impl Viewport {
                 1.0 - (p.y - rect.top()) / rect.height() * 2.0,
             ]
         });
-        let live = doc.session.stroking() && gpu.kernels.is_some();
+        // (a segment tool changes nothing until it ends: the document is the surface then)
+        let live = gpu.kernels.is_some()
+            && doc
+                .session
+                .stroke()
+                .is_some_and(|s| s.tool.style() != StrokeStyle::Segment);
         self.hover = match (live, self.live_hover) {
             (true, Some(p)) => Some(p),
             _ => cursor_ndc.and_then(|[x, y]| {
@@ -281,7 +292,7 @@ impl Viewport {
                 .render(gpu.ctx, scene, target, &self.camera, &view);
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
             ui.painter().image(id, rect, uv, egui::Color32::WHITE);
-            if doc.session.stroking() && gpu.kernels.is_some() {
+            if live {
                 if let Some(ndc) = cursor_ndc {
                     self.request_probe(gpu.ctx, ndc, aspect);
                 }
@@ -301,81 +312,19 @@ impl Viewport {
     /// Asks for the depth under the cursor in the frame just drawn.
     fn request_probe(&mut self, ctx: &GpuContext, ndc: [f32; 2], aspect: f32) {
         let Some(target) = &self.target else { return };
-        if self.probe.is_some() {
-            return;
+        if self.probe.is_none() {
+            self.probe = DepthProbe::new(ctx);
         }
-        let px = (((ndc[0] + 1.0) * 0.5 * target.width as f32) as u32).min(target.width - 1);
-        let py = (((1.0 - ndc[1]) * 0.5 * target.height as f32) as u32).min(target.height - 1);
-        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("depth probe"),
-            size: 4,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        let mut enc = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("depth probe"),
-            });
-        enc.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture: &target.depth,
-                mip_level: 0,
-                origin: wgpu::Origin3d { x: px, y: py, z: 0 },
-                aspect: wgpu::TextureAspect::DepthOnly,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: None,
-                    rows_per_image: None,
-                },
-            },
-            wgpu::Extent3d {
-                width: 1,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-        );
-        ctx.queue.submit([enc.finish()]);
-        let done = Arc::new(Mutex::new(None));
-        let flag = done.clone();
-        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-            if let Ok(mut f) = flag.lock() {
-                *f = Some(r.is_ok());
-            }
-        });
-        self.probe = Some(DepthProbe {
-            buffer,
-            done,
-            ndc,
-            inv_view_proj: self.camera.view_proj(aspect).inverse(),
-        });
+        if let Some(p) = &mut self.probe {
+            p.request(ctx, target, ndc, self.camera.view_proj(aspect));
+        }
     }
 
     /// Takes the depth probe's answer when it has come, without waiting.
     fn poll_probe(&mut self, ctx: &GpuContext) {
-        let Some(probe) = &self.probe else { return };
-        let _ = ctx.device.poll(wgpu::PollType::Poll);
-        let state = probe.done.lock().ok().and_then(|d| *d);
-        let Some(ok) = state else { return };
-        let probe = self.probe.take().expect("checked above");
-        if !ok {
-            return;
+        if let Some(answer) = self.probe.as_mut().and_then(|p| p.poll(ctx)) {
+            self.live_hover = answer;
         }
-        let depth = {
-            let Ok(view) = probe.buffer.slice(..).get_mapped_range() else {
-                return;
-            };
-            f32::from_le_bytes([view[0], view[1], view[2], view[3]])
-        };
-        probe.buffer.unmap();
-        // reverse Z: 0 is the far plane, nothing drawn there
-        self.live_hover = (depth > 0.0).then(|| {
-            let p = probe.inv_view_proj * Vec4::new(probe.ndc[0], probe.ndc[1], depth, 1.0);
-            p.truncate() / p.w
-        });
     }
 
     /// Projects a world point to the view, if it is in front of the eye.

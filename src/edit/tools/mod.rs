@@ -305,6 +305,12 @@ pub trait Tool: Sync {
     }
 }
 
+impl std::fmt::Debug for dyn Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A brush preset tools start from: a falloff and strength other than the default.
 pub fn brush_with(falloff: Falloff, strength: f32) -> Brush {
     Brush {

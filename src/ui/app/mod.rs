@@ -169,6 +169,16 @@ impl EditorApp {
         self.doc.is_some() && self.job.is_none() && (self.gpu.is_none() || self.scene.is_some())
     }
 
+    /// The ground of the open map under a window position (points).
+    pub fn ground_under(&self, pos: egui::Pos2) -> Option<glam::Vec3> {
+        self.viewport.ground_under(self.doc.as_ref()?.map(), pos)
+    }
+
+    /// The tools panel (which tool, its settings).
+    pub fn tools(&mut self) -> &mut ToolsPanel {
+        &mut self.tools
+    }
+
     /// The open document, if any.
     pub fn document(&self) -> Option<&Document> {
         self.doc.as_ref()

@@ -1,0 +1,405 @@
+//! Scripted edits: an ops file (TOML) is a symmetry mode and a list of operations, each a tool
+//! from the registry with its settings and a path in elmos, run through the same session,
+//! strokes and kernels as the editor. `groundwork edit --ops` reads one; tests drive every tool
+//! with them.
+//!
+//! ```toml
+//! symmetry = "rotate-2"
+//!
+//! [[op]]
+//! tool = "raise"
+//! path = [[1024.0, 1024.0], [2048.0, 1500.0]]
+//! radius_elmos = 300.0
+//! strength = 0.5
+//! falloff = "smooth"
+//! ```
+//!
+//! Ops are counted from 1 in messages. Images (a stamp's `file`, a brush `mask`) are read by the
+//! caller's loader, so this module stays free of files.
+
+use toml::Value;
+
+use super::brush::{BrushShape, Falloff, MaskImage};
+use super::session::{GpuLayers, Session, StrokeReport, reborrow};
+use super::stroke::check_on_map;
+use super::tools::{self, ParamKind, ParamValue, StrokeStyle, Tool, ToolSettings};
+use crate::map::{Map, SymmetryMode};
+
+/// The keys every op takes besides its tool's own.
+pub const COMMON_KEYS: &[&str] = &[
+    "tool",
+    "path",
+    "radius_elmos",
+    "strength",
+    "falloff",
+    "shape",
+    "mask",
+    "spacing_radii",
+    "invert",
+];
+
+/// One operation: a stroke of one tool.
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub tool: &'static dyn Tool,
+    pub settings: ToolSettings,
+    /// Shift held: the tool's inverse.
+    pub invert: bool,
+    pub path: Vec<[f32; 2]>,
+}
+
+/// A parsed ops file.
+#[derive(Clone, Debug)]
+pub struct OpsFile {
+    pub symmetry: Option<SymmetryMode>,
+    pub ops: Vec<Op>,
+}
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Float(f) => Some(*f),
+        Value::Integer(i) => Some(*i as f64),
+        _ => None,
+    }
+}
+
+fn key_list(tool: &dyn Tool) -> String {
+    let mut keys: Vec<&str> = COMMON_KEYS.to_vec();
+    keys.extend(tool.params().iter().map(|p| p.key));
+    keys.join(", ")
+}
+
+/// Reads an ops file for `map`. `load_image(path)` reads a greyscale PNG named in it. Every
+/// error is one line naming the op.
+pub fn parse(
+    text: &str,
+    map: &Map,
+    load_image: &dyn Fn(&str) -> Result<MaskImage, String>,
+) -> Result<OpsFile, String> {
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| format!("the ops file is not TOML: {}", e.message()))?;
+    let mut symmetry = None;
+    let mut ops_value = None;
+    for (k, v) in &doc {
+        match k.as_str() {
+            "symmetry" => {
+                let s = v
+                    .as_str()
+                    .ok_or("symmetry must be a word, e.g. \"mirror-x\"")?;
+                let mode: SymmetryMode = s.parse()?;
+                mode.check_map(map.size.width_units(), map.size.height_units())?;
+                symmetry = Some(mode);
+            }
+            "op" => ops_value = Some(v),
+            other => {
+                return Err(format!(
+                    "unknown key \"{other}\" at the top of the ops file (symmetry, [[op]])"
+                ));
+            }
+        }
+    }
+    let list = match ops_value {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a.clone(),
+        Some(_) => return Err("op must be a list of tables: [[op]]".into()),
+    };
+    let ops = list
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_op(v, map, load_image).map_err(|e| format!("op {}: {e}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(OpsFile { symmetry, ops })
+}
+
+fn parse_op(
+    v: &Value,
+    map: &Map,
+    load_image: &dyn Fn(&str) -> Result<MaskImage, String>,
+) -> Result<Op, String> {
+    let t = v.as_table().ok_or("each op is a table ([[op]])")?;
+    let name = t
+        .get("tool")
+        .and_then(Value::as_str)
+        .ok_or("no tool (tool = \"raise\")")?;
+    let tool =
+        tools::find(name).ok_or_else(|| format!("unknown tool \"{name}\" ({})", tools::names()))?;
+    let mut settings = ToolSettings::defaults(tool);
+    let mut invert = false;
+    let mut path = None;
+    for (key, value) in t {
+        let num = |lo: f64, hi: f64| -> Result<f32, String> {
+            let n = number(value).ok_or_else(|| format!("{key} must be a number"))?;
+            if !(lo..=hi).contains(&n) {
+                return Err(format!("{key} = {n} is outside {lo} ..= {hi}"));
+            }
+            Ok(n as f32)
+        };
+        let word = || {
+            value
+                .as_str()
+                .ok_or_else(|| format!("{key} must be a word in quotes"))
+        };
+        match key.as_str() {
+            "tool" => {}
+            "path" => path = Some(parse_path(value, map)?),
+            "radius_elmos" => {
+                let r = &crate::edit::Brush::RADIUS_RANGE_ELMOS;
+                settings.brush.radius_elmos = num(*r.start() as f64, *r.end() as f64)?;
+            }
+            "strength" => settings.brush.strength = num(0.0, 1.0)?,
+            "falloff" => settings.brush.falloff = Falloff::parse(word()?)?,
+            "spacing_radii" => settings.brush.spacing_radii = num(0.02, 4.0)?,
+            "shape" => {
+                settings.brush.shape = match word()? {
+                    "circle" => BrushShape::Circle,
+                    "square" => BrushShape::Square,
+                    s => {
+                        return Err(format!(
+                            "unknown shape \"{s}\" (circle, square; or mask = \"file.png\")"
+                        ));
+                    }
+                }
+            }
+            "mask" => settings.brush.shape = BrushShape::Mask(load_image(word()?)?),
+            "invert" => {
+                invert = value.as_bool().ok_or("invert must be true or false")?;
+            }
+            k => {
+                let spec = tool.params().iter().find(|p| p.key == k).ok_or_else(|| {
+                    format!(
+                        "unknown key \"{k}\" for tool {} ({})",
+                        tool.name(),
+                        key_list(tool)
+                    )
+                })?;
+                let new = match spec.kind {
+                    ParamKind::Number {
+                        min, max, integer, ..
+                    } => {
+                        let n = num(min as f64, max as f64)?;
+                        if integer && n.fract() != 0.0 {
+                            return Err(format!("{k} must be a whole number"));
+                        }
+                        ParamValue::Number(n)
+                    }
+                    ParamKind::Choice { options, .. } => {
+                        let w = word()?;
+                        let i = options.iter().position(|o| *o == w).ok_or_else(|| {
+                            format!("{k} = \"{w}\" is not one of {}", options.join(", "))
+                        })?;
+                        ParamValue::Choice(i)
+                    }
+                    ParamKind::Image => ParamValue::Image(Some(load_image(word()?)?)),
+                };
+                if let Some(slot) = settings.value_mut(k) {
+                    *slot = new;
+                }
+            }
+        }
+    }
+    let path = path.ok_or("no path (path = [[x, z], ...] in elmos)")?;
+    if tool.style() == StrokeStyle::Segment && path.len() != 2 {
+        return Err(format!(
+            "{} runs from path[0] to path[1]: give exactly two points, not {}",
+            tool.name(),
+            path.len()
+        ));
+    }
+    Ok(Op {
+        tool,
+        settings,
+        invert,
+        path,
+    })
+}
+
+fn parse_path(v: &Value, map: &Map) -> Result<Vec<[f32; 2]>, String> {
+    let a = v
+        .as_array()
+        .filter(|a| !a.is_empty())
+        .ok_or("path must be a list of [x, z] points in elmos")?;
+    a.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let xy = p
+                .as_array()
+                .filter(|xy| xy.len() == 2)
+                .and_then(|xy| Some([number(&xy[0])? as f32, number(&xy[1])? as f32]))
+                .ok_or_else(|| format!("path point {} is not [x, z]", i + 1))?;
+            check_on_map(map, xy).map_err(|e| format!("path point {}: {e}", i + 1))?;
+            Ok(xy)
+        })
+        .collect()
+}
+
+/// What to do when an op leaves the map's height range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutOfRange {
+    /// Stop with an error naming the op.
+    #[default]
+    Refuse,
+    /// Widen the range to hold the heights (the words are re-encoded).
+    Widen,
+    /// Clip the heights into the range.
+    Clip,
+}
+
+/// Runs every op as one stroke each, on `gpu` when it runs kernels. Returns each op's report.
+pub fn run(
+    session: &mut Session,
+    file: &OpsFile,
+    out_of_range: OutOfRange,
+    mut gpu: Option<&mut dyn GpuLayers>,
+) -> Result<Vec<Option<StrokeReport>>, String> {
+    if let Some(mode) = file.symmetry {
+        session.map_mut().symmetry = mode;
+    }
+    let mut reports = Vec::with_capacity(file.ops.len());
+    for (i, op) in file.ops.iter().enumerate() {
+        let at = |e: String| format!("op {} ({}): {e}", i + 1, op.tool.name());
+        let report = run_op(session, op, reborrow(&mut gpu)).map_err(at)?;
+        if let Some(r) = &report
+            && r.out_of_range.is_some()
+        {
+            match out_of_range {
+                OutOfRange::Refuse => {
+                    let msg = r.range_warning(session.map()).unwrap_or_default();
+                    return Err(at(format!("{msg} (--widen-range or --clip)")));
+                }
+                OutOfRange::Widen => session.widen_range_to_fit().map_err(at)?,
+                OutOfRange::Clip => session
+                    .clip_heights_to_range(reborrow(&mut gpu))
+                    .map_err(at)?,
+            }
+        }
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+/// One op as one stroke.
+pub fn run_op(
+    session: &mut Session,
+    op: &Op,
+    mut gpu: Option<&mut dyn GpuLayers>,
+) -> Result<Option<StrokeReport>, String> {
+    let first = op.path[0];
+    let last = *op.path.last().expect("a path has a point");
+    session.begin_stroke(
+        op.tool,
+        op.settings.clone(),
+        op.invert,
+        first,
+        reborrow(&mut gpu),
+    )?;
+    for &p in &op.path[1..] {
+        let step = match op.tool.style() {
+            StrokeStyle::Spaced => session.stroke_to(p, 0.0, reborrow(&mut gpu)),
+            StrokeStyle::Click => session.stroke_dab(p, reborrow(&mut gpu)),
+            StrokeStyle::Segment => Ok(()),
+        };
+        if let Err(e) = step {
+            session.cancel_stroke(reborrow(&mut gpu));
+            return Err(e);
+        }
+    }
+    session.end_stroke(last, gpu)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{MapSettings, MapSize};
+
+    fn map() -> Map {
+        Map::new(MapSize::new(4, 4).unwrap(), MapSettings::default())
+    }
+
+    fn no_images(p: &str) -> Result<MaskImage, String> {
+        Err(format!("no image {p}"))
+    }
+
+    #[test]
+    fn the_issue_example_parses() {
+        let text = r#"
+symmetry = "rotate-2"
+
+[[op]]
+tool = "raise"
+path = [[1024.0, 1024.0], [2048.0, 1500.0]]
+radius_elmos = 300.0
+strength = 0.5
+falloff = "smooth"
+
+[[op]]
+tool = "noise"
+path = [[100, 100]]
+seed = 7
+scale_elmos = 400
+octaves = 3
+
+[[op]]
+tool = "ramp"
+path = [[100, 100], [900, 400]]
+width_elmos = 200
+"#;
+        let f = parse(text, &map(), &no_images).unwrap();
+        assert_eq!(f.symmetry, Some(SymmetryMode::Rotate(2)));
+        assert_eq!(f.ops.len(), 3);
+        assert_eq!(f.ops[0].settings.brush.radius_elmos, 300.0);
+        assert_eq!(f.ops[1].settings.number("seed"), 7.0);
+        assert_eq!(f.ops[2].settings.number("width_elmos"), 200.0);
+    }
+
+    #[test]
+    fn mistakes_name_the_op() {
+        let m = map();
+        let e = |t: &str| parse(t, &m, &no_images).unwrap_err();
+        let one = "[[op]]\ntool = \"raise\"\npath = [[1, 1]]\n";
+        assert!(parse(one, &m, &no_images).is_ok());
+        let err = e(&format!(
+            "{one}\n[[op]]\ntool = \"rase\"\npath = [[1, 1]]\n"
+        ));
+        assert!(err.starts_with("op 2: unknown tool \"rase\""), "{err}");
+        let err = e("[[op]]\ntool = \"raise\"\npath = [[1, 1]]\nheight_elmos = 3\n");
+        assert!(
+            err.starts_with("op 1: unknown key \"height_elmos\" for tool raise"),
+            "{err}"
+        );
+        let err = e("[[op]]\ntool = \"set\"\npath = [[1, 1], [5000, 2]]\n");
+        assert!(
+            err.contains("op 1: path point 2") && err.contains("off the"),
+            "{err}"
+        );
+        let err = e("[[op]]\ntool = \"raise\"\npath = [[1, 1]]\nstrength = 2\n");
+        assert!(err.contains("strength = 2 is outside"), "{err}");
+        let oblong = Map::new(MapSize::new(4, 2).unwrap(), MapSettings::default());
+        let err = parse("symmetry = \"rotate-4\"\n", &oblong, &no_images).unwrap_err();
+        assert!(err.contains("square"), "{err}");
+        let err = e("[[op]]\ntool = \"ramp\"\npath = [[1, 1]]\n");
+        assert!(err.contains("exactly two points"), "{err}");
+        let err = e("[[op]]\ntool = \"stamp\"\npath = [[1, 1]]\nfile = \"x.png\"\n");
+        assert!(err.contains("no image x.png"), "{err}");
+        let err = e("colour = 3\n");
+        assert!(err.contains("unknown key \"colour\""), "{err}");
+    }
+
+    #[test]
+    fn runs_and_refuses_to_leave_the_range_unless_asked() {
+        let text = "[[op]]\ntool = \"set\"\npath = [[500, 500]]\nheight_elmos = 900\n";
+        let f = parse(text, &map(), &no_images).unwrap();
+        let mut s = Session::new(map());
+        let err = run(&mut s, &f, OutOfRange::Refuse, None).unwrap_err();
+        assert!(
+            err.starts_with("op 1 (set):") && err.contains("widen"),
+            "{err}"
+        );
+        let mut s = Session::new(map());
+        run(&mut s, &f, OutOfRange::Widen, None).unwrap();
+        assert_eq!(s.map().settings.max_height_elmos, 900.0);
+        let mut s = Session::new(map());
+        run(&mut s, &f, OutOfRange::Clip, None).unwrap();
+        assert_eq!(s.map().heights.min_max().1, 400.0);
+    }
+}
