@@ -1,0 +1,272 @@
+//! `groundwork edit PROJECT --ops OPS.toml` as a user runs it: every tool of the registry in one
+//! ops file under rotate-2 symmetry, on the GPU and with `--cpu` (the two agree), the result
+//! compiled and checked by the engine's unitsync; mistakes are one line naming the op, and
+//! nothing is written.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use groundwork::edit::TOOLS;
+use groundwork::map::MapSize;
+
+fn groundwork(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_groundwork"))
+        .args(args)
+        .output()
+        .expect("run groundwork")
+}
+
+/// A 4x4 project of hills, and a 65x65 16-bit cone beside it for the stamp.
+fn project(dir: &Path) -> std::path::PathBuf {
+    let map = groundwork::edit::procedural::relief_map(MapSize::new(4, 4).unwrap(), 3, "Ops");
+    let p = dir.join("ops-project");
+    groundwork::formats::save_project(&map, &p).unwrap();
+    let n = 65usize;
+    let words: Vec<u16> = (0..n * n)
+        .map(|i| {
+            let (x, z) = ((i % n) as f32 - 32.0, (i / n) as f32 - 32.0);
+            ((1.0 - (x * x + z * z).sqrt() / 32.0).max(0.0) * 65535.0) as u16
+        })
+        .collect();
+    groundwork::formats::project::write_height_words(&dir.join("cone.png"), n, n, &words).unwrap();
+    p
+}
+
+/// One op per registered tool, spread over one half of the map.
+const OPS: &str = r#"
+symmetry = "rotate-2"
+
+[[op]]
+tool = "raise"
+path = [[300.0, 300.0], [700.0, 500.0]]
+radius_elmos = 200.0
+strength = 0.6
+
+[[op]]
+tool = "lower"
+path = [[1500.0, 300.0], [1700.0, 600.0]]
+radius_elmos = 150.0
+falloff = "linear"
+
+[[op]]
+tool = "smooth"
+path = [[300.0, 900.0], [800.0, 900.0]]
+radius_elmos = 250.0
+strength = 0.8
+
+[[op]]
+tool = "flatten"
+path = [[1200.0, 900.0], [1300.0, 950.0]]
+radius_elmos = 180.0
+target = "typed"
+height_elmos = 60.0
+
+[[op]]
+tool = "set"
+path = [[1800.0, 1000.0]]
+radius_elmos = 100.0
+height_elmos = 20.0
+
+[[op]]
+tool = "noise"
+path = [[400.0, 1400.0], [900.0, 1500.0]]
+radius_elmos = 220.0
+seed = 9
+scale_elmos = 300.0
+octaves = 3
+amplitude_elmos = 15.0
+
+[[op]]
+tool = "ramp"
+path = [[1100.0, 1300.0], [1700.0, 1500.0]]
+width_elmos = 160.0
+
+[[op]]
+tool = "thermal-erosion"
+path = [[300.0, 1800.0], [500.0, 1850.0]]
+radius_elmos = 160.0
+talus_deg = 20.0
+iterations = 8
+
+[[op]]
+tool = "hydraulic-erosion"
+path = [[900.0, 1850.0]]
+radius_elmos = 200.0
+iterations = 20
+
+[[op]]
+tool = "stamp"
+path = [[1500.0, 1850.0]]
+radius_elmos = 150.0
+file = "cone.png"
+height_elmos = 40.0
+rotation_deg = 30.0
+mode = "max"
+
+[[op]]
+tool = "restore"
+path = [[300.0, 300.0], [400.0, 350.0]]
+radius_elmos = 100.0
+"#;
+
+#[test]
+fn every_tool_in_one_ops_file_on_the_gpu_and_the_cpu() {
+    // the ops file names every tool the registry has
+    for t in TOOLS {
+        assert!(
+            OPS.contains(&format!("tool = \"{}\"", t.name())),
+            "the ops file does not try {}",
+            t.name()
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = project(dir.path());
+    let ops = dir.path().join("ops.toml");
+    std::fs::write(&ops, OPS).unwrap();
+    let before = groundwork::formats::load_project(&p).unwrap().map;
+
+    let run = |out: &str, cpu: bool| {
+        let out = dir.path().join(out);
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "edit".as_ref(),
+            p.as_os_str(),
+            "--ops".as_ref(),
+            ops.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+            // the lower op digs into the sea, below min_height
+            "--widen-range".as_ref(),
+        ];
+        if cpu {
+            args.push("--cpu".as_ref());
+        }
+        let r = groundwork(&args);
+        let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
+        assert!(r.status.success(), "edit failed: {stderr}");
+        eprintln!("{}", stderr.trim());
+        (groundwork::formats::load_project(&out).unwrap().map, stderr)
+    };
+    let (cpu, _) = run("cpu", true);
+    let (gpu, how) = run("gpu", false);
+    assert_eq!(cpu.symmetry, groundwork::map::SymmetryMode::Rotate(2));
+    let changed = cpu
+        .height_words()
+        .iter()
+        .zip(before.height_words())
+        .filter(|(a, b)| **a != *b)
+        .count();
+    assert!(changed > 20_000, "the ops changed only {changed} vertices");
+    // GPU and CPU agree to a height word or two (both are saved as words)
+    let worst = cpu
+        .height_words()
+        .iter()
+        .zip(gpu.height_words())
+        .map(|(a, b)| (*a as i32 - b as i32).abs())
+        .max()
+        .unwrap();
+    eprintln!(
+        "{}: GPU and CPU outputs differ by up to {worst} height words",
+        how.lines().next().unwrap_or("")
+    );
+    assert!(worst <= 3, "GPU and CPU differ by {worst} height words");
+    // symmetric about the centre, to a word
+    let (w, h) = cpu.heights.dims();
+    let words = cpu.height_words();
+    for z in 0..h {
+        for x in 0..w {
+            let a = words[z * w + x] as i32;
+            let b = words[(h - 1 - z) * w + (w - 1 - x)] as i32;
+            let changed_here = words[z * w + x] != before.height_words()[z * w + x];
+            if changed_here {
+                assert!(
+                    (a - b).abs() <= 1,
+                    "not point symmetric at ({x}, {z}): {a} vs {b}"
+                );
+            }
+        }
+    }
+
+    // the edited project compiles, and the engine reads the edited heights
+    let Some(_) = common::referee_or_skip() else {
+        return;
+    };
+    let archive = dir.path().join("ops.sd7");
+    common::compile_project(&dir.path().join("gpu"), &archive);
+    let dump = tempfile::tempdir().unwrap();
+    let mut expect = common::engine_expectation(&gpu);
+    expect["height_sum"] =
+        serde_json::json!(gpu.height_words().iter().map(|&w| w as u64).sum::<u64>());
+    let v = common::validate_map(&archive, Some(&expect), Some(dump.path()));
+    assert_eq!(v["lint_ok"], true, "lint: {}", v["lint"]);
+    assert_eq!(
+        common::words(&common::dumped(dump.path(), "height_")),
+        gpu.height_words(),
+        "the engine reads the edited heights"
+    );
+}
+
+#[test]
+fn mistakes_are_one_line_naming_the_op_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = project(dir.path());
+    let height_png = std::fs::read(p.join("height.png")).unwrap();
+    let toml = std::fs::read(p.join("map.toml")).unwrap();
+    let cases = [
+        (
+            "[[op]]\ntool = \"raise\"\npath = [[10, 10]]\n\n[[op]]\ntool = \"buldoze\"\npath = [[10, 10]]\n",
+            "op 2: unknown tool \"buldoze\"",
+        ),
+        (
+            "[[op]]\ntool = \"smooth\"\npath = [[10, 10]]\ntalus_deg = 30\n",
+            "op 1: unknown key \"talus_deg\" for tool smooth",
+        ),
+        (
+            "[[op]]\ntool = \"raise\"\npath = [[10, 10], [9000, 10]]\n",
+            "op 1: path point 2",
+        ),
+        // the range: a set far above max_height is refused without --widen-range
+        (
+            "[[op]]\ntool = \"set\"\npath = [[500, 500]]\nheight_elmos = 2000\n",
+            "op 1 (set):",
+        ),
+    ];
+    for (text, want) in cases {
+        let ops = dir.path().join("bad.toml");
+        std::fs::write(&ops, text).unwrap();
+        let r = groundwork(&[
+            "edit".as_ref(),
+            p.as_os_str(),
+            "--ops".as_ref(),
+            ops.as_os_str(),
+        ]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(1), "{err}");
+        let last = err.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("error: ") && last.contains(want),
+            "{want}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(p.join("height.png")).unwrap(),
+            height_png,
+            "{want}: written"
+        );
+        assert_eq!(std::fs::read(p.join("map.toml")).unwrap(), toml);
+    }
+    // asked to, it widens the range instead
+    let ops = dir.path().join("bad.toml");
+    let r = groundwork(&[
+        "edit".as_ref(),
+        p.as_os_str(),
+        "--ops".as_ref(),
+        ops.as_os_str(),
+        "--widen-range".as_ref(),
+        "--cpu".as_ref(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let m = groundwork::formats::load_project(&p).unwrap().map;
+    assert_eq!(m.settings.max_height_elmos, 2000.0);
+    assert!((m.height_at(500.0, 500.0) - 2000.0).abs() < 0.1);
+}
