@@ -52,6 +52,8 @@ struct Scratch {
     stamp: Option<ImageTexture>,
     original: Option<ImageTexture>,
     white: Option<wgpu::Texture>,
+    /// The GPU time of the last batch, when timing is on and the device has timestamps.
+    last_gpu_ms: Option<f64>,
 }
 
 /// The compiled kernels. Exists only on devices with compute; without it the editor runs the
@@ -61,6 +63,16 @@ pub struct BrushKernels {
     /// Bytes between parameter blocks in the buffer (the device's uniform offset alignment).
     slot_bytes: u64,
     scratch: Mutex<Scratch>,
+    /// Time each batch on the GPU with timestamp queries (benchmarks).
+    timing: Option<Timing>,
+}
+
+/// Timestamp queries around a batch: the start of its first pass, the end of its last.
+struct Timing {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    period_ns: f32,
 }
 
 fn storage_entry(
@@ -112,7 +124,54 @@ impl BrushKernels {
             kernels,
             slot_bytes: params_bytes().div_ceil(align) * align,
             scratch: Mutex::new(Scratch::default()),
+            timing: None,
         })
+    }
+
+    /// Times every batch on the GPU from now on (waits for each); `false` when the device has
+    /// no timestamp queries.
+    pub fn enable_timing(&mut self, ctx: &GpuContext) -> bool {
+        if !ctx
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            return false;
+        }
+        let buffer = |label, usage| {
+            ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: 16,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        self.timing = Some(Timing {
+            queries: ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("brush timing"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            }),
+            resolve: buffer(
+                "brush timing",
+                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            ),
+            staging: buffer(
+                "brush timing staging",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            ),
+            period_ns: ctx.queue.get_timestamp_period(),
+        });
+        true
+    }
+
+    /// The GPU time of the last batch in milliseconds, when timing is on; taken, so a batch
+    /// is counted once.
+    pub fn take_gpu_ms(&self) -> Option<f64> {
+        self.scratch
+            .lock()
+            .ok()
+            .and_then(|mut s| s.last_gpu_ms.take())
     }
 
     fn build(ctx: &GpuContext, spec: &KernelSpec) -> Kernel {
@@ -224,6 +283,12 @@ impl BrushKernels {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("brush"),
             });
+        let total_passes: u32 = dispatches
+            .iter()
+            .filter(|d| !d.rect().is_empty())
+            .map(|d| d.passes.iter().map(|p| p.repeat).sum::<u32>())
+            .sum();
+        let mut pass_no = 0u32;
         for (i, d) in dispatches.iter().enumerate() {
             let kernel = self
                 .kernels
@@ -341,9 +406,21 @@ impl BrushKernels {
                             0,
                         );
                     }
+                    pass_no += 1;
+                    let timestamps =
+                        self.timing
+                            .as_ref()
+                            .map(|t| wgpu::ComputePassTimestampWrites {
+                                query_set: &t.queries,
+                                beginning_of_pass_write_index: (pass_no == 1).then_some(0),
+                                end_of_pass_write_index: (pass_no == total_passes).then_some(1),
+                            });
                     let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some(d.kernel.name),
-                        timestamp_writes: None,
+                        timestamp_writes: timestamps.filter(|t| {
+                            t.beginning_of_pass_write_index.is_some()
+                                || t.end_of_pass_write_index.is_some()
+                        }),
                     });
                     cp.set_pipeline(pipeline);
                     cp.set_bind_group(0, &bind, &[]);
@@ -355,9 +432,34 @@ impl BrushKernels {
                 }
             }
         }
+        if let Some(t) = &self.timing
+            && total_passes > 0
+        {
+            enc.resolve_query_set(&t.queries, 0..2, &t.resolve, 0);
+            enc.copy_buffer_to_buffer(&t.resolve, 0, &t.staging, 0, 16);
+        }
         ctx.queue.submit([enc.finish()]);
+        if let Some(t) = &self.timing
+            && total_passes > 0
+        {
+            scratch.last_gpu_ms = read_timestamps(ctx, t);
+        }
         Ok(())
     }
+}
+
+/// Waits for the batch and reads its two timestamps as milliseconds.
+fn read_timestamps(ctx: &GpuContext, t: &Timing) -> Option<f64> {
+    let slice = t.staging.slice(..);
+    slice.map_async(wgpu::MapMode::Read, |_| {});
+    ctx.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
+    let ms = {
+        let view = slice.get_mapped_range().ok()?;
+        let ticks: &[u64] = bytemuck::cast_slice(&view);
+        ticks[1].wrapping_sub(ticks[0]) as f64 * t.period_ns as f64 / 1e6
+    };
+    t.staging.unmap();
+    Some(ms)
 }
 
 /// Copies `rect`'s size from (x, z) of `from` to the corner of `to`.
