@@ -111,6 +111,14 @@ impl Session {
         }
     }
 
+    /// A session whose restore target is `original` (the heights of an earlier session).
+    pub fn with_original_heights(map: Map, original: Arc<Grid<f32>>) -> Session {
+        Session {
+            original_heights: original,
+            ..Session::new(map)
+        }
+    }
+
     pub fn map(&self) -> &Map {
         &self.map
     }
@@ -691,6 +699,33 @@ mod tests {
         assert_eq!(s.map().settings.max_height_elmos, 400.0);
         s.clip_heights_to_range(None).unwrap();
         assert_eq!(s.map().heights.min_max().1, 400.0);
+    }
+
+    #[test]
+    fn a_heightmap_imports_as_one_step_resampled_when_its_size_differs() {
+        let mut s = session();
+        // heights as a saved project holds them: whole words
+        let words = s.map().height_words();
+        s.map_mut().set_height_words(&words);
+        let before = s.map().heights.clone();
+        let (w, h) = before.dims();
+        // the map's own words, as height.png holds them, come back to the same heights
+        let image =
+            Grid::from_vec(w, h, words.iter().map(|&v| v as f32 / 65535.0).collect()).unwrap();
+        assert!(s.import_heightmap(&image, None).unwrap().is_none());
+        assert!(!s.history().can_undo(), "nothing changed, no step");
+        let ramp = Grid::from_vec(2, 2, vec![0.0, 1.0, 0.0, 1.0]).unwrap();
+        let note = s.import_heightmap(&ramp, None).unwrap().unwrap();
+        assert!(note.contains("resampled"), "{note}");
+        let m = s.map();
+        assert_eq!(m.heights.get(0, 0), m.settings.min_height_elmos);
+        assert_eq!(m.height_word(m.heights.get(w - 1, 5)), 65535);
+        assert!(
+            (m.heights.get(w / 2, 0) - 150.0).abs() < 2.0,
+            "half way up the range"
+        );
+        s.undo(None).unwrap();
+        assert_eq!(s.map().heights, before);
     }
 
     #[test]

@@ -109,6 +109,22 @@ fn save_then_load_gives_the_same_document() {
     assert_eq!(back.features, m.features);
     assert_eq!(back.settings, m.settings);
     assert_eq!(back.bundled_files, m.bundled_files);
+    assert_eq!(back.symmetry, crate::map::SymmetryMode::None);
+    let text = std::fs::read_to_string(dir.path().join(PROJECT_FILE)).unwrap();
+    assert!(
+        !text.contains("[editor]"),
+        "no symmetry, no [editor]: {text}"
+    );
+    // the symmetry mode travels in [editor]
+    let mut sym = m.clone();
+    sym.symmetry = crate::map::SymmetryMode::MirrorXZ;
+    save_project(&sym, dir.path()).unwrap();
+    let text = std::fs::read_to_string(dir.path().join(PROJECT_FILE)).unwrap();
+    assert!(
+        text.contains("[editor]\nsymmetry = \"mirror-xz\""),
+        "{text}"
+    );
+    assert_eq!(load_project(dir.path()).unwrap().map.symmetry, sym.symmetry);
     // saving again over the old folder keeps it consistent
     let mut m2 = m.clone();
     m2.bundled_files.clear();
@@ -193,6 +209,26 @@ fn bad_settings_are_clear_errors() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("map.toml"), "{e}");
+}
+
+#[test]
+fn a_symmetry_the_map_cannot_have_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let oblong = MINIMAL.replace("size = [8, 8]", "size = [8, 4]");
+    std::fs::write(
+        dir.path().join(PROJECT_FILE),
+        format!("{oblong}\n[editor]\nsymmetry = \"rotate-4\"\n"),
+    )
+    .unwrap();
+    let e = load_project(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("[editor]") && e.contains("square"), "{e}");
+    std::fs::write(
+        dir.path().join(PROJECT_FILE),
+        format!("{MINIMAL}\n[editor]\nsymmetry = \"spiral\"\n"),
+    )
+    .unwrap();
+    let e = load_project(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("unknown symmetry"), "{e}");
 }
 
 #[test]
