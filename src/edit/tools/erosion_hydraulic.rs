@@ -1,9 +1,11 @@
-//! Hydraulic erosion: rain falls under the brush, runs downhill over `iterations` steps a dab,
-//! picks up sediment where the flow can carry more than it holds and drops it where it can
-//! carry less; whatever is still carried settles at the end of the dab. A grid model: each
-//! cell's water, sediment and outflows are worked out from its neighbours' values before the
-//! step (a source copy and a state copy), so GPU and CPU agree. With symmetry on, the sector's
-//! result is copied to the others.
+//! Hydraulic erosion: rain falls over the brush's rectangle and runs downhill for `iterations`
+//! steps; the flow picks up sediment where it can carry more than it holds (more down steeper
+//! ground, never digging below a cell's lowest neighbour) and drops it where it can carry less
+//! (never piling above the highest neighbour); what is still carried settles at the end. The
+//! result is blended in by the brush's weight times the strength, so the brush's edge is soft.
+//! A grid model: each cell's water, sediment and outflows come from its neighbours' values
+//! before the step (a source copy and a state copy), so GPU and CPU agree. With symmetry on,
+//! the sector's result is copied to the others.
 
 use super::{
     KernelSpec, ParamKind, ParamSpec, PassRun, Reach, StrokeStart, Tool, ToolSettings, ToolSetup,
@@ -25,13 +27,17 @@ static KERNEL: KernelSpec = KernelSpec {
 
 /// Share of the gap to the carrying capacity picked up or dropped per step.
 const EXCHANGE_RATE: f32 = 0.3;
+/// The slope flat ground counts as, so still water still carries a little.
+const MIN_SLOPE: f32 = 0.05;
+/// Share of its surface's drop to its lower neighbours a cell's water moves per step (under
+/// 1/4, so water does not slosh back and forth between cells).
+const FLOW_SHARE: f32 = 0.2;
 
 /// The four neighbours water flows to: -x, +x, -z, +z (the opposite of k is k ^ 1).
 const DIRS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
 
 struct Model<'a, 'b> {
     view: &'a CellView<'b>,
-    strength: f32,
     rain: f32,
 }
 
@@ -49,16 +55,12 @@ impl Model<'_, '_> {
         x >= 0 && z >= 0 && x < s[0] as i32 && z < s[1] as i32
     }
 
-    fn weight(&self, x: i32, z: i32) -> f32 {
-        self.view.group_weight([x as f32, z as f32]) * self.strength
-    }
-
     /// Water on a cell after this step's rain (none outside the rectangle).
     fn water(&self, x: i32, z: i32) -> f32 {
         if !self.in_rect(x, z) {
             return 0.0;
         }
-        self.view.state_at(x, z)[0] + self.rain * self.weight(x, z)
+        self.view.state_at(x, z)[0] + self.rain
     }
 
     fn surface(&self, x: i32, z: i32) -> f32 {
@@ -80,7 +82,7 @@ impl Model<'_, '_> {
         if total <= 0.0 || wa <= 0.0 {
             return [0.0; 4];
         }
-        let scale = wa.min(0.5 * total) / total;
+        let scale = wa.min(FLOW_SHARE * total) / total;
         [f[0] * scale, f[1] * scale, f[2] * scale, f[3] * scale]
     }
 }
@@ -88,20 +90,17 @@ impl Model<'_, '_> {
 /// The CPU twin of `brush_erosion_hydraulic.wgsl`, pass by pass.
 fn cpu_twin(entry: &str, pass: &mut CpuPass) {
     let t = pass.params.tool;
-    let (strength, rain, capacity, evaporation) = (t[0], t[1], t[2], t[3]);
+    let (strength, rain, capacity, evaporation, inv_span) = (t[0], t[1], t[2], t[3], t[4]);
     match entry {
-        "init" => pass.map_cells_with_state(|_, _, v| (v, [0.0; 4])),
+        // the state: water, sediment, the height before the dab
+        "init" => pass.map_cells_with_state(|_, _, v| (v, [0.0, 0.0, v, 0.0])),
         "flow" => pass.map_cells_with_state(|view, i, _| {
-            let m = Model {
-                view,
-                strength,
-                rain,
-            };
+            let m = Model { view, rain };
             let (x, z) = (i[0] as i32, i[1] as i32);
+            let here = view.state_at(x, z);
             let o = m.outflows(x, z);
             let out = o[0] + o[1] + o[2] + o[3];
             let wa = m.water(x, z);
-            let sed = view.state_at(x, z)[1];
             let (mut in_w, mut in_s) = (0.0f32, 0.0f32);
             for (k, (dx, dz)) in DIRS.iter().enumerate() {
                 let (qx, qz) = (x + dx, z + dz);
@@ -115,24 +114,36 @@ fn cpu_twin(entry: &str, pass: &mut CpuPass) {
                     in_s += view.state_at(qx, qz)[1] * f / wq;
                 }
             }
-            let s_out = if wa > 0.0 { sed * out / wa } else { 0.0 };
+            let s_out = if wa > 0.0 { here[1] * out / wa } else { 0.0 };
             let mut w_new = wa - out + in_w;
-            let mut s_new = sed - s_out + in_s;
-            let cap = capacity * (out + in_w);
+            let mut s_new = here[1] - s_out + in_s;
             let mut h = view.source_at(x, z);
+            let (hl, hr) = (view.source_at(x - 1, z), view.source_at(x + 1, z));
+            let (hn, hs) = (view.source_at(x, z - 1), view.source_at(x, z + 1));
+            let gx = (hr - hl) * inv_span;
+            let gz = (hs - hn) * inv_span;
+            let slope = (gx * gx + gz * gz).sqrt().max(MIN_SLOPE);
+            let cap = capacity * (out + in_w) * slope;
             if s_new > cap {
-                let dep = EXCHANGE_RATE * (s_new - cap);
+                let highest = hl.max(hr).max(hn).max(hs);
+                let dep = (EXCHANGE_RATE * (s_new - cap)).min((highest - h).max(0.0));
                 h += dep;
                 s_new -= dep;
             } else {
-                let ero = EXCHANGE_RATE * (cap - s_new) * m.weight(x, z);
+                let lowest = hl.min(hr).min(hn).min(hs);
+                let ero = (EXCHANGE_RATE * (cap - s_new)).min((0.5 * (h - lowest)).max(0.0));
                 h -= ero;
                 s_new += ero;
             }
             w_new *= 1.0 - evaporation;
-            (h, [w_new, s_new, 0.0, 0.0])
+            (h, [w_new, s_new, here[2], 0.0])
         }),
-        _ => pass.map_cells(|view, i, v| v + view.state_at(i[0] as i32, i[1] as i32)[1]),
+        _ => pass.map_cells(|view, i, v| {
+            let (x, z) = (i[0] as i32, i[1] as i32);
+            let st = view.state_at(x, z);
+            let w = view.group_weight([x as f32, z as f32]) * strength;
+            st[2] + (v + st[1] - st[2]) * w
+        }),
     }
 }
 
@@ -140,22 +151,22 @@ static PARAMS: &[ParamSpec] = &[
     ParamSpec {
         key: "rain",
         label: "Rain",
-        help: "water falling per step at the brush's centre, in elmos",
+        help: "water falling on each cell per step, in elmos",
         kind: ParamKind::Number {
             min: 0.0,
-            max: 20.0,
-            default: 1.0,
+            max: 5.0,
+            default: 0.1,
             integer: false,
         },
     },
     ParamSpec {
         key: "capacity",
         label: "Capacity",
-        help: "sediment the flow can carry per elmo of water moved",
+        help: "sediment the flow can carry per elmo of water moved down a 45° slope",
         kind: ParamKind::Number {
             min: 0.0,
-            max: 10.0,
-            default: 0.5,
+            max: 100.0,
+            default: 10.0,
             integer: false,
         },
     },
@@ -166,7 +177,7 @@ static PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Number {
             min: 0.0,
             max: 1.0,
-            default: 0.05,
+            default: 0.02,
             integer: false,
         },
     },
@@ -177,7 +188,7 @@ static PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Number {
             min: 1.0,
             max: 500.0,
-            default: 30.0,
+            default: 60.0,
             integer: true,
         },
     },
@@ -191,7 +202,7 @@ impl Tool for HydraulicErosion {
         "Hydraulic erosion"
     }
     fn help(&self) -> &'static str {
-        "Rain under the brush runs downhill, carving channels and dropping sediment in the hollows. Strength scales how much the water digs."
+        "Rain runs downhill, carving gullies and dropping sediment in the hollows. Strength blends the result in; the falloff softens its edge."
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
@@ -205,7 +216,7 @@ impl Tool for HydraulicErosion {
     fn reach(&self, settings: &ToolSettings) -> Reach {
         Reach {
             scale: settings.brush.shape.reach_factor(),
-            grow_cells: 4,
+            grow_cells: 0,
             halo_cells: 2,
         }
     }
@@ -219,6 +230,8 @@ impl Tool for HydraulicErosion {
         tool[1] = st.number("rain").max(0.0);
         tool[2] = st.number("capacity").max(0.0);
         tool[3] = st.number("evaporation").clamp(0.0, 1.0);
+        // central differences over two cells: one over their distance in elmos
+        tool[4] = 0.5 / self.layer().elmos_per_cell();
         let iterations = st.number("iterations").clamp(1.0, 500.0) as u32;
         Ok(ToolSetup {
             amount: 0.0,
