@@ -728,6 +728,69 @@ mod tests {
         assert_eq!(s.map().heights, before);
     }
 
+    /// A tool painting the metal layer: raise's arithmetic on bytes.
+    struct MetalBrush;
+    static METAL_KERNEL: crate::edit::kernel::KernelSpec = crate::edit::kernel::KernelSpec {
+        name: "test-metal",
+        wgsl: "",
+        dab_loop: true,
+        entries: &["main"],
+        extras: &[],
+        cpu: |_, pass| pass.dab_loop(|_, v, _, dab, w| v + dab.amount * w),
+    };
+    impl Tool for MetalBrush {
+        fn name(&self) -> &'static str {
+            "test-metal"
+        }
+        fn label(&self) -> &'static str {
+            "Metal"
+        }
+        fn help(&self) -> &'static str {
+            ""
+        }
+        fn layer(&self) -> LayerId {
+            LayerId::Metal
+        }
+        fn kernel(&self) -> &'static crate::edit::kernel::KernelSpec {
+            &METAL_KERNEL
+        }
+        fn setup(
+            &self,
+            s: &crate::edit::tools::StrokeStart,
+        ) -> Result<crate::edit::tools::ToolSetup, String> {
+            Ok(crate::edit::tools::ToolSetup::dab_amount(
+                100.0 * s.settings.brush.strength,
+            ))
+        }
+    }
+    static METAL_BRUSH: MetalBrush = MetalBrush;
+
+    #[test]
+    fn a_stroke_on_a_byte_layer_ends_as_bytes_and_undoes() {
+        let mut s = session();
+        let mut set = ToolSettings::defaults(&METAL_BRUSH);
+        set.brush.radius_elmos = 64.0;
+        set.brush.strength = 1.0;
+        s.begin_stroke(&METAL_BRUSH, set, false, [300.0, 300.0], None)
+            .unwrap();
+        s.stroke_to([600.0, 340.0], 0.0, None).unwrap();
+        // the document keeps its bytes until the end; the stroke works on floats
+        assert!(s.map().metal.data().iter().all(|&b| b == 0));
+        let r = s.end_stroke([600.0, 340.0], None).unwrap().unwrap();
+        assert!(r.out_of_range.is_none());
+        let m = &s.map().metal;
+        assert_eq!(m.get(25, 19), 255, "many dabs, clamped to a byte");
+        assert!(
+            m.data().iter().any(|&b| b > 0 && b < 255),
+            "the soft edge rounds"
+        );
+        assert_eq!(m.get(60, 60), 0);
+        s.undo(None).unwrap();
+        assert!(s.map().metal.data().iter().all(|&b| b == 0));
+        s.redo(None).unwrap();
+        assert_eq!(s.map().metal.get(25, 19), 255);
+    }
+
     #[test]
     fn a_cancelled_stroke_leaves_nothing() {
         let mut s = session();

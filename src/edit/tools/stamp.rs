@@ -114,7 +114,7 @@ impl Tool for Stamp {
         let image = s
             .settings
             .image("file")
-            .ok_or("the stamp has no image: pick a PNG (file = \"...\")")?;
+            .ok_or("the stamp has no image yet: pick a greyscale PNG")?;
         let sign = if s.inverted { -1.0 } else { 1.0 };
         let mut tool = [0.0; 16];
         tool[0] = s.settings.choice("mode") as f32;
