@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::GpuContext;
-use super::scene::MapScene;
+use super::scene::{MapScene, texture_2d, write_texture_rect};
 use crate::edit::kernel::{Dispatch, Extra, KernelParams, KernelSpec};
 use crate::edit::session::GpuLayers;
 use crate::edit::symmetry::SYMMETRIZE;
@@ -514,52 +514,23 @@ fn ensure(
         usage |= wgpu::TextureUsages::STORAGE_BINDING;
     }
     let max = ctx.limits.max_texture_dimension_2d;
-    *slot = Some(ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("kernel scratch"),
-        size: wgpu::Extent3d {
-            width: grow(rect.w, ow).min(max),
-            height: grow(rect.h, oh).min(max),
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage,
-        view_formats: &[],
-    }));
+    let size = (
+        grow(rect.w, ow).min(max) as usize,
+        grow(rect.h, oh).min(max) as usize,
+    );
+    *slot = Some(texture_2d(ctx, "kernel scratch", size, format, usage));
 }
 
 fn upload_image(ctx: &GpuContext, image: &Grid<f32>, label: &str) -> wgpu::Texture {
-    let (w, h) = image.dims();
-    let t = ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width: w as u32,
-            height: h as u32,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::R32Float,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    ctx.queue.write_texture(
-        t.as_image_copy(),
-        bytemuck::cast_slice(image.data()),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(w as u32 * 4),
-            rows_per_image: Some(h as u32),
-        },
-        wgpu::Extent3d {
-            width: w as u32,
-            height: h as u32,
-            depth_or_array_layers: 1,
-        },
+    let t = texture_2d(
+        ctx,
+        label,
+        image.dims(),
+        wgpu::TextureFormat::R32Float,
+        wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
     );
+    let (w, h) = image.dims();
+    write_texture_rect(ctx, &t, GridRect::new(0, 0, w, h), image.data());
     t
 }
 

@@ -98,15 +98,16 @@ pub struct MapScene {
     gpu_bytes_fixed: u64,
 }
 
-fn layer_texture(ctx: &GpuContext, layer: LayerId, (w, h): (usize, usize)) -> wgpu::Texture {
-    let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
-        | wgpu::TextureUsages::COPY_DST
-        | wgpu::TextureUsages::COPY_SRC;
-    if ctx.compute {
-        usage |= wgpu::TextureUsages::STORAGE_BINDING;
-    }
+/// A plain 2D texture of one mip level.
+pub(super) fn texture_2d(
+    ctx: &GpuContext,
+    label: &str,
+    (w, h): (usize, usize),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
     ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(layer.name()),
+        label: Some(label),
         size: wgpu::Extent3d {
             width: w as u32,
             height: h as u32,
@@ -115,10 +116,26 @@ fn layer_texture(ctx: &GpuContext, layer: LayerId, (w, h): (usize, usize)) -> wg
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::R32Float,
+        format,
         usage,
         view_formats: &[],
     })
+}
+
+fn layer_texture(ctx: &GpuContext, layer: LayerId, dims: (usize, usize)) -> wgpu::Texture {
+    let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+        | wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::COPY_SRC;
+    if ctx.compute {
+        usage |= wgpu::TextureUsages::STORAGE_BINDING;
+    }
+    texture_2d(
+        ctx,
+        layer.name(),
+        dims,
+        wgpu::TextureFormat::R32Float,
+        usage,
+    )
 }
 
 impl MapScene {
@@ -364,7 +381,12 @@ impl MapScene {
     }
 }
 
-fn write_texture_rect(ctx: &GpuContext, tex: &wgpu::Texture, rect: GridRect, values: &[f32]) {
+pub(super) fn write_texture_rect(
+    ctx: &GpuContext,
+    tex: &wgpu::Texture,
+    rect: GridRect,
+    values: &[f32],
+) {
     if rect.is_empty() {
         return;
     }

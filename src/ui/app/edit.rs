@@ -1,21 +1,29 @@
 //! The editor's document-changing commands outside strokes: undo and redo, heightmap import and
 //! export, the symmetry mode, and the question a stroke asks when it leaves the height range.
 
-use super::EditorApp;
-use crate::gpu::SceneLayers;
+use super::{EditorApp, GpuState};
+use crate::gpu::{MapScene, SceneLayers};
 use crate::ui::tools_panel::PanelAction;
+
+/// The open map's layers on the GPU, for the session; `None` without a GPU.
+fn scene_layers<'a>(
+    scene: &'a mut Option<MapScene>,
+    gpu: &'a Option<GpuState>,
+) -> Option<SceneLayers<'a>> {
+    match (scene, gpu) {
+        (Some(scene), Some(gpu)) => Some(SceneLayers {
+            ctx: &gpu.ctx,
+            kernels: gpu.kernels.as_ref(),
+            scene,
+        }),
+        _ => None,
+    }
+}
 
 impl EditorApp {
     pub(super) fn undo(&mut self, redo: bool) {
         let Some(doc) = &mut self.doc else { return };
-        let mut layers = match (&mut self.scene, &self.gpu) {
-            (Some(scene), Some(gpu)) => Some(SceneLayers {
-                ctx: &gpu.ctx,
-                kernels: gpu.kernels.as_ref(),
-                scene,
-            }),
-            _ => None,
-        };
+        let mut layers = scene_layers(&mut self.scene, &self.gpu);
         let gpu = layers
             .as_mut()
             .map(|l| l as &mut dyn crate::edit::GpuLayers);
@@ -58,14 +66,7 @@ impl EditorApp {
                 return;
             }
         };
-        let mut layers = match (&mut self.scene, &self.gpu) {
-            (Some(scene), Some(gpu)) => Some(SceneLayers {
-                ctx: &gpu.ctx,
-                kernels: gpu.kernels.as_ref(),
-                scene,
-            }),
-            _ => None,
-        };
+        let mut layers = scene_layers(&mut self.scene, &self.gpu);
         let gpu = layers
             .as_mut()
             .map(|l| l as &mut dyn crate::edit::GpuLayers);
@@ -135,14 +136,7 @@ impl EditorApp {
             });
         let Some(choice) = choice else { return };
         self.range_offer = None;
-        let mut layers = match (&mut self.scene, &self.gpu) {
-            (Some(scene), Some(gpu)) => Some(SceneLayers {
-                ctx: &gpu.ctx,
-                kernels: gpu.kernels.as_ref(),
-                scene,
-            }),
-            _ => None,
-        };
+        let mut layers = scene_layers(&mut self.scene, &self.gpu);
         let gpu = layers
             .as_mut()
             .map(|l| l as &mut dyn crate::edit::GpuLayers);
