@@ -4,8 +4,9 @@
 //! - [`formats`]: bytes on disk to and from the document (`.smf`, `.smt`, BC1, minimap,
 //!   `mapinfo.lua`, archives, the project folder).
 //! - [`compile`]: the export pipeline, document to archive, in stages with progress and cancel.
-//! - [`edit`]: what changes the document: brushes (CPU twins of the GPU kernels), undo.
-//! - [`gpu`]: the renderer and the GPU brush kernels (wgpu, no egui).
+//! - [`edit`]: what changes the document: the tools (one file each, one registry, each with
+//!   its WGSL kernel and CPU twin), symmetry, the editing session, tile undo, ops files.
+//! - [`gpu`]: the renderer and the tools' kernels on the GPU (wgpu, no egui).
 //! - [`ui`]: the editor's window: egui panels, one module each, and the app.
 //! - [`assets`]: what the editor ships with (the starter map).
 //! - [`cli`]: the headless commands.
