@@ -1,0 +1,162 @@
+//! The session driven as the editor and scripts drive it: strokes, undo, the height range,
+//! heightmaps, byte layers.
+use super::*;
+use crate::edit::tools;
+use crate::map::{MapSettings, MapSize};
+
+fn session() -> Session {
+    let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+    for (i, h) in map.heights.data_mut().iter_mut().enumerate() {
+        *h = ((i % 129) as f32 * 0.7).sin() * 20.0 + 50.0;
+    }
+    Session::new(map)
+}
+
+fn paint(s: &mut Session, tool: &str, path: &[[f32; 2]]) -> Option<StrokeReport> {
+    let t = tools::find(tool).unwrap();
+    let mut set = ToolSettings::defaults(t);
+    set.brush.radius_elmos = 100.0;
+    s.begin_stroke(t, set, false, path[0], None).unwrap();
+    for p in &path[1..] {
+        s.stroke_to(*p, 0.0, None).unwrap();
+    }
+    s.end_stroke(*path.last().unwrap(), None).unwrap()
+}
+
+#[test]
+fn a_cpu_stroke_is_one_step_of_touched_tiles() {
+    let mut s = session();
+    let before = s.map().heights.clone();
+    let r = paint(&mut s, "raise", &[[100.0, 100.0], [300.0, 150.0]]).unwrap();
+    assert!(r.dabs > 5);
+    assert!(s.dirty());
+    assert_eq!(s.history().undo_len(), 1);
+    assert_ne!(s.map().heights, before);
+    s.undo(None).unwrap();
+    assert_eq!(s.map().heights, before);
+    s.redo(None).unwrap();
+    assert_ne!(s.map().heights, before);
+}
+
+#[test]
+fn leaving_the_range_is_reported_and_can_be_widened() {
+    let mut s = session();
+    let t = tools::find("set").unwrap();
+    let mut set = ToolSettings::defaults(t);
+    set.set_number("height_elmos", 650.0);
+    s.begin_stroke(t, set, false, [500.0, 500.0], None).unwrap();
+    let r = s.end_stroke([500.0, 500.0], None).unwrap().unwrap();
+    let (_, hi) = r.out_of_range.unwrap();
+    assert_eq!(hi, 650.0);
+    assert!(r.range_warning(s.map()).unwrap().contains("widen"));
+    s.widen_range_to_fit().unwrap();
+    assert_eq!(s.map().settings.max_height_elmos, 650.0);
+    assert_eq!(s.map().height_word(650.0), 65535);
+    s.undo(None).unwrap();
+    assert_eq!(s.map().settings.max_height_elmos, 400.0);
+    s.clip_heights_to_range(None).unwrap();
+    assert_eq!(s.map().heights.min_max().1, 400.0);
+}
+
+#[test]
+fn a_heightmap_imports_as_one_step_resampled_when_its_size_differs() {
+    let mut s = session();
+    // heights as a saved project holds them: whole words
+    let words = s.map().height_words();
+    s.map_mut().set_height_words(&words);
+    let before = s.map().heights.clone();
+    let (w, h) = before.dims();
+    // the map's own words, as height.png holds them, come back to the same heights
+    let image = Grid::from_vec(w, h, words.iter().map(|&v| v as f32 / 65535.0).collect()).unwrap();
+    assert!(s.import_heightmap(&image, None).unwrap().is_none());
+    assert!(!s.history().can_undo(), "nothing changed, no step");
+    let ramp = Grid::from_vec(2, 2, vec![0.0, 1.0, 0.0, 1.0]).unwrap();
+    let note = s.import_heightmap(&ramp, None).unwrap().unwrap();
+    assert!(note.contains("resampled"), "{note}");
+    let m = s.map();
+    assert_eq!(m.heights.get(0, 0), m.settings.min_height_elmos);
+    assert_eq!(m.height_word(m.heights.get(w - 1, 5)), 65535);
+    assert!(
+        (m.heights.get(w / 2, 0) - 150.0).abs() < 2.0,
+        "half way up the range"
+    );
+    s.undo(None).unwrap();
+    assert_eq!(s.map().heights, before);
+}
+
+/// A tool painting the metal layer: raise's arithmetic on bytes.
+struct MetalBrush;
+static METAL_KERNEL: crate::edit::kernel::KernelSpec = crate::edit::kernel::KernelSpec {
+    name: "test-metal",
+    wgsl: "",
+    dab_loop: true,
+    entries: &["main"],
+    extras: &[],
+    cpu: |_, pass| pass.dab_loop(|_, v, _, dab, w| v + dab.amount * w),
+};
+impl Tool for MetalBrush {
+    fn name(&self) -> &'static str {
+        "test-metal"
+    }
+    fn label(&self) -> &'static str {
+        "Metal"
+    }
+    fn help(&self) -> &'static str {
+        ""
+    }
+    fn layer(&self) -> LayerId {
+        LayerId::Metal
+    }
+    fn kernel(&self) -> &'static crate::edit::kernel::KernelSpec {
+        &METAL_KERNEL
+    }
+    fn setup(
+        &self,
+        s: &crate::edit::tools::StrokeStart,
+    ) -> Result<crate::edit::tools::ToolSetup, String> {
+        Ok(crate::edit::tools::ToolSetup::dab_amount(
+            100.0 * s.settings.brush.strength,
+        ))
+    }
+}
+static METAL_BRUSH: MetalBrush = MetalBrush;
+
+#[test]
+fn a_stroke_on_a_byte_layer_ends_as_bytes_and_undoes() {
+    let mut s = session();
+    let mut set = ToolSettings::defaults(&METAL_BRUSH);
+    set.brush.radius_elmos = 64.0;
+    set.brush.strength = 1.0;
+    s.begin_stroke(&METAL_BRUSH, set, false, [300.0, 300.0], None)
+        .unwrap();
+    s.stroke_to([600.0, 340.0], 0.0, None).unwrap();
+    // the document keeps its bytes until the end; the stroke works on floats
+    assert!(s.map().metal.data().iter().all(|&b| b == 0));
+    let r = s.end_stroke([600.0, 340.0], None).unwrap().unwrap();
+    assert!(r.out_of_range.is_none());
+    let m = &s.map().metal;
+    assert_eq!(m.get(25, 19), 255, "many dabs, clamped to a byte");
+    assert!(
+        m.data().iter().any(|&b| b > 0 && b < 255),
+        "the soft edge rounds"
+    );
+    assert_eq!(m.get(60, 60), 0);
+    s.undo(None).unwrap();
+    assert!(s.map().metal.data().iter().all(|&b| b == 0));
+    s.redo(None).unwrap();
+    assert_eq!(s.map().metal.get(25, 19), 255);
+}
+
+#[test]
+fn a_cancelled_stroke_leaves_nothing() {
+    let mut s = session();
+    let before = s.map().heights.clone();
+    let t = tools::find("lower").unwrap();
+    s.begin_stroke(t, ToolSettings::defaults(t), false, [600.0, 600.0], None)
+        .unwrap();
+    s.stroke_to([700.0, 650.0], 0.1, None).unwrap();
+    assert_ne!(s.map().heights, before);
+    s.cancel_stroke(None);
+    assert_eq!(s.map().heights, before);
+    assert!(!s.history().can_undo());
+}
