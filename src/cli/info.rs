@@ -21,14 +21,19 @@ pub fn run(args: InfoArgs) -> Result<(), String> {
     let m = &loaded.map;
     let s = &m.settings;
     let (h_lo, h_hi) = m.heights.min_max();
-    let spots = m.metal_spots();
+    let report = m.metal_report();
+    let spots = &report.spots;
     let metal_sum: u64 = m.metal.data().iter().map(|&b| b as u64).sum();
     let mut features: BTreeMap<&str, usize> = BTreeMap::new();
     for f in &m.features {
         *features.entry(&f.name).or_default() += 1;
     }
     let mut warnings = loaded.warnings.clone();
-    for w in s.playability_warnings(m.teams.len()) {
+    for w in s
+        .playability_warnings(m.teams.len())
+        .into_iter()
+        .chain(report.warnings.iter().cloned())
+    {
         if !warnings.contains(&w) {
             warnings.push(w);
         }
@@ -47,6 +52,12 @@ pub fn run(args: InfoArgs) -> Result<(), String> {
             "max_metal": s.max_metal, "extractor_radius": s.extractor_radius_elmos,
             "byte_sum": metal_sum, "spots": spots.len(),
             "nonzero_cells": m.metal.data().iter().filter(|&&b| b > 0).count(),
+            "metal_map": report.metal_map,
+            "income_per_side": report.income_per_side,
+            "spot_list": spots.iter().map(|p| json!({
+                "x": p.x_elmos, "z": p.z_elmos, "cells": p.cells, "worth": p.worth,
+                "t1_income": p.t1_income, "moho_income": p.moho_income,
+            })).collect::<Vec<_>>(),
         },
         "tiles": loaded.tile_counts.map(|(total, distinct)| json!({"total": total, "distinct": distinct})),
         "texture": [m.texture.width(), m.texture.height()],
@@ -82,6 +93,15 @@ pub fn run(args: InfoArgs) -> Result<(), String> {
         s.max_metal,
         s.extractor_radius_elmos
     );
+    for p in spots.iter().take(24) {
+        println!(
+            "              ({:.0}, {:.0}): {} cells, worth {:.2}, T1 {:.2}/s, moho {:.2}/s",
+            p.x_elmos, p.z_elmos, p.cells, p.worth, p.t1_income, p.moho_income
+        );
+    }
+    if spots.len() > 24 {
+        println!("              ... {} more", spots.len() - 24);
+    }
     match loaded.tile_counts {
         Some((total, distinct)) => println!("  tiles     {distinct} distinct of {total}"),
         None => println!(

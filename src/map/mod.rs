@@ -3,7 +3,7 @@
 
 pub mod grid;
 pub mod lua_value;
-pub mod metal_spots;
+pub mod metal;
 pub mod settings;
 pub mod size;
 pub mod symmetry;
@@ -11,7 +11,7 @@ pub mod texture;
 
 pub use grid::Grid;
 pub use lua_value::{LuaKey, LuaTable, LuaValue};
-pub use metal_spots::MetalSpot;
+pub use metal::{BarSpot, MetalReport};
 pub use settings::{
     AtmosphereSettings, LightingSettings, MapSettings, MoveSpeeds, TerrainType, WaterSettings,
 };

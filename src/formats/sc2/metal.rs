@@ -11,12 +11,14 @@
 //!   base, and put in order around it (along the line's main axis when there is no hub); the
 //!   spots spread at equal distances along that path from its first patch to its last and are
 //!   snapped to metal cell centres, where a BAR extractor's footprint centres.
-//! - **Yield.** Each spot is a smooth dome, `peak * (1 - (d / R)^2)` with R = 3 metal cells
-//!   (48 elmos), so it lies well inside the extractor radius (90 elmos, BAR's map template).
+//! - **Yield.** Each spot is the project's smooth dome (`map::metal::paint_dome`,
+//!   `peak * (1 - (d / R)^2)^2`) with R = 3 metal cells (48 elmos), so it lies well inside the extractor radius (90 elmos, BAR's map template).
 //!   `max_metal` is chosen so a standard spot (peak byte [`STANDARD_PEAK`]) gives
 //!   [`STANDARD_SPOT_METAL_PER_S`] metal a second to a T1 extractor (`extractsMetal` 0.001); a
 //!   line of mostly rich patches gets peak [`RICH_PEAK`], twice that.
 
+pub use crate::map::metal::T1_EXTRACTS_METAL;
+use crate::map::metal::{METAL_CELL_ELMOS, extractor_income, paint_dome};
 use crate::map::{Grid, MapSize};
 
 /// Patches closer than this (cells) belong to one line.
@@ -29,11 +31,8 @@ pub const STANDARD_PEAK: u8 = 128;
 pub const RICH_PEAK: u8 = 255;
 /// What a standard spot yields to a T1 extractor, metal per second.
 pub const STANDARD_SPOT_METAL_PER_S: f32 = 2.0;
-/// BAR's T1 extractor `extractsMetal`.
-pub const T1_EXTRACTS_METAL: f32 = 0.001;
 /// BAR's map template's `extractorRadius`.
 pub const EXTRACTOR_RADIUS_ELMOS: f32 = 90.0;
-const METAL_CELL_ELMOS: f32 = 16.0;
 
 /// A mineral patch in elmos.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -259,26 +258,12 @@ pub fn spots_for_line(line: &[Patch], starts: &[(f32, f32)], cell_elmos: f32) ->
     }
 }
 
-/// The dome's byte at distance `d_cells` from the centre.
-fn dome(peak: u8, d_cells: f32) -> u8 {
-    let t = 1.0 - (d_cells / SPOT_RADIUS_CELLS).powi(2);
-    if t <= 0.0 {
-        0
-    } else {
-        (peak as f32 * t).round() as u8
-    }
-}
+/// The dome's radius in elmos.
+const SPOT_RADIUS_ELMOS: f32 = SPOT_RADIUS_CELLS * METAL_CELL_ELMOS;
 
 /// The sum of a dome's bytes as a metal grid holds it (centred on a cell).
 pub fn dome_byte_sum(peak: u8) -> u32 {
-    let r = SPOT_RADIUS_CELLS.ceil() as i32;
-    let mut s = 0u32;
-    for dz in -r..=r {
-        for dx in -r..=r {
-            s += dome(peak, (dx as f32).hypot(dz as f32)) as u32;
-        }
-    }
-    s
+    crate::map::metal::dome_byte_sum(SPOT_RADIUS_ELMOS, peak as f32) as u32
 }
 
 /// `max_metal` that makes a standard spot yield [`STANDARD_SPOT_METAL_PER_S`].
@@ -286,32 +271,14 @@ pub fn max_metal() -> f32 {
     STANDARD_SPOT_METAL_PER_S / (T1_EXTRACTS_METAL * dome_byte_sum(STANDARD_PEAK) as f32)
 }
 
-/// Paints the spots' domes into a metal map (brighter wins where they meet).
+/// Paints the spots' domes into a metal map with the project's one dome painter (brighter
+/// wins where they meet).
 pub fn paint(size: MapSize, spots: &[Spot]) -> Grid<u8> {
     let (w, h) = size.metal_cells();
     let mut g = Grid::filled(w, h, 0u8);
-    let r = SPOT_RADIUS_CELLS.ceil() as i64;
     for s in spots {
-        let (ci, cj) = (
-            (s.x_elmos / METAL_CELL_ELMOS).floor() as i64,
-            (s.z_elmos / METAL_CELL_ELMOS).floor() as i64,
-        );
         let peak = if s.rich { RICH_PEAK } else { STANDARD_PEAK };
-        for dj in -r..=r {
-            for di in -r..=r {
-                let (i, j) = (ci + di, cj + dj);
-                if i < 0 || j < 0 || i as usize >= w || j as usize >= h {
-                    continue;
-                }
-                let cx = (i as f32 + 0.5) * METAL_CELL_ELMOS;
-                let cz = (j as f32 + 0.5) * METAL_CELL_ELMOS;
-                let d = (cx - s.x_elmos).hypot(cz - s.z_elmos) / METAL_CELL_ELMOS;
-                let b = dome(peak, d);
-                if b > g.get(i as usize, j as usize) {
-                    g.set(i as usize, j as usize, b);
-                }
-            }
-        }
+        paint_dome(&mut g, s.x_elmos, s.z_elmos, SPOT_RADIUS_ELMOS, peak as f32);
     }
     g
 }
@@ -319,25 +286,14 @@ pub fn paint(size: MapSize, spots: &[Spot]) -> Grid<u8> {
 /// Metal per second a T1 extractor at (x, z) gets from `metal` (bytes x `max_metal`), counting
 /// the cells whose centres lie within the extractor radius.
 pub fn yield_at(metal: &Grid<u8>, max_metal: f32, x_elmos: f32, z_elmos: f32) -> f32 {
-    let r = (EXTRACTOR_RADIUS_ELMOS / METAL_CELL_ELMOS).ceil() as i64 + 1;
-    let (ci, cj) = (
-        (x_elmos / METAL_CELL_ELMOS) as i64,
-        (z_elmos / METAL_CELL_ELMOS) as i64,
-    );
-    let mut sum = 0u32;
-    for j in cj - r..=cj + r {
-        for i in ci - r..=ci + r {
-            if i < 0 || j < 0 || i as usize >= metal.width() || j as usize >= metal.height() {
-                continue;
-            }
-            let cx = (i as f32 + 0.5) * METAL_CELL_ELMOS;
-            let cz = (j as f32 + 0.5) * METAL_CELL_ELMOS;
-            if (cx - x_elmos).hypot(cz - z_elmos) < EXTRACTOR_RADIUS_ELMOS {
-                sum += metal.get(i as usize, j as usize) as u32;
-            }
-        }
-    }
-    sum as f32 * max_metal * T1_EXTRACTS_METAL
+    extractor_income(
+        metal,
+        max_metal,
+        EXTRACTOR_RADIUS_ELMOS,
+        x_elmos,
+        z_elmos,
+        T1_EXTRACTS_METAL,
+    )
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! and boulders to BAR features through a fixed table; everything else is listed and dropped.
 //!
 //! Metal: every oil resource (an `OilResource` feature, or a derrick standing where no oil
-//! feature is listed) becomes one smooth dome, `(1 - (r / R)^2)^2` with R = 3.5 metal cells
-//! (56 elmos), scaled so its bytes sum to [`SPOT_METAL_BYTES`]. With `maxMetal` = 1.0 and a
+//! feature is listed) becomes one smooth dome (the project's dome painter,
+//! `map::metal::paint_dome`: `(1 - (r / R)^2)^2`) with R = 3.5 metal cells (56 elmos), its peak
+//! chosen so its bytes sum to about [`SPOT_METAL_BYTES`]. With `maxMetal` = 1.0 and a
 //! BAR tech-1 extractor (`extractsMetal` 0.001) that is 2.0 metal per second, BAR's usual spot.
 //! `extractorRadius` 90 (BAR's map template) covers the whole dome with room to spare.
 //!
@@ -26,14 +27,14 @@ use std::collections::BTreeMap;
 use super::layout::Layout;
 use super::level::Tileset;
 use super::objects::{Owner, WzObject};
+use crate::map::metal::{METAL_CELL_ELMOS, dome_profile, paint_dome};
 use crate::map::{Feature, Grid, Team};
 
 /// The metal bytes one oil spot adds up to.
 pub const SPOT_METAL_BYTES: f32 = 2000.0;
 /// The map's `maxMetal`.
 pub const MAX_METAL: f32 = 1.0;
-/// BAR's tech-1 extractor.
-pub const T1_EXTRACTS_METAL: f32 = 0.001;
+pub use crate::map::metal::T1_EXTRACTS_METAL;
 /// The map's `extractorRadius`.
 pub const EXTRACTOR_RADIUS_ELMOS: f32 = 90.0;
 /// Dome radius in 16-elmo metal cells.
@@ -110,38 +111,28 @@ pub fn oil_spots(features: &[WzObject], structures: &[WzObject]) -> Vec<OilSpot>
     spots
 }
 
-/// Adds one metal dome per spot; returns how many bytes the domes hold in all.
+/// Adds one metal dome per spot (brighter wins where domes meet); returns how many bytes the
+/// metal map holds in all.
 pub fn paint_metal(metal: &mut Grid<u8>, layout: &Layout, spots: &[OilSpot]) -> u64 {
-    let r = DOME_RADIUS_CELLS;
-    let reach = r.ceil() as i64 + 1;
+    let radius = DOME_RADIUS_CELLS * METAL_CELL_ELMOS;
     for s in spots {
         let (ex, ez) = layout.world_to_elmos(s.x, s.y);
-        let (cx, cz) = (ex / 16.0, ez / 16.0);
-        let mut cells = Vec::new();
-        let mut sum = 0f32;
-        for dz in -reach..=reach {
-            for dx in -reach..=reach {
-                let (x, z) = (cx.floor() as i64 + dx, cz.floor() as i64 + dz);
-                let d2 = ((x as f32 + 0.5 - cx).powi(2) + (z as f32 + 0.5 - cz).powi(2)) / (r * r);
-                if d2 >= 1.0 {
-                    continue;
-                }
-                let wgt = (1.0 - d2).powi(2);
-                sum += wgt;
-                cells.push((x, z, wgt));
+        // the peak that makes this dome's weights sum to the spot's bytes
+        let reach = DOME_RADIUS_CELLS.ceil() as i64 + 1;
+        let (ci, cj) = (
+            (ex / METAL_CELL_ELMOS) as i64,
+            (ez / METAL_CELL_ELMOS) as i64,
+        );
+        let mut weights = 0f32;
+        for j in cj - reach..=cj + reach {
+            for i in ci - reach..=ci + reach {
+                let cx = (i as f32 + 0.5) * METAL_CELL_ELMOS - ex;
+                let cz = (j as f32 + 0.5) * METAL_CELL_ELMOS - ez;
+                weights += dome_profile((cx * cx + cz * cz).sqrt() / radius);
             }
         }
-        if sum <= 0.0 {
-            continue;
-        }
-        let peak = SPOT_METAL_BYTES / sum;
-        for (x, z, wgt) in cells {
-            if x < 0 || z < 0 || x >= metal.width() as i64 || z >= metal.height() as i64 {
-                continue;
-            }
-            let add = (peak * wgt).round() as u32;
-            let cur = metal.get(x as usize, z as usize) as u32;
-            metal.set(x as usize, z as usize, (cur + add).min(255) as u8);
+        if weights > 0.0 {
+            paint_dome(metal, ex, ez, radius, SPOT_METAL_BYTES / weights);
         }
     }
     metal.data().iter().map(|&b| b as u64).sum()

@@ -1,0 +1,430 @@
+//! Metal as BAR plays it. The metal map is a field of bytes (metal = byte x `maxMetal`); this
+//! module is the one dome painter (the metal tool and both importers paint with it), what an
+//! extractor standing somewhere is paid (`ExtractorBuilding.cpp`: every cell whose centre lies
+//! strictly inside `extractorRadius`, no normalisation), and the spots as BAR's spot finder sees
+//! them (`api_resource_spot_finder.lua`), with the warnings a mapmaker needs.
+
+use super::{Grid, Map, SymmetryMode};
+
+/// BAR's tech-1 extractor's `extractsMetal`.
+pub const T1_EXTRACTS_METAL: f32 = 0.001;
+/// BAR's moho (tech-2) extractor's `extractsMetal`.
+pub const MOHO_EXTRACTS_METAL: f32 = 0.004;
+/// The side of a metal cell.
+pub const METAL_CELL_ELMOS: f32 = 16.0;
+/// A spot whose box is wider or taller than this many extractor radii makes BAR call the whole
+/// map a metal map (and show no spots).
+pub const METAL_MAP_SPAN_RADII: f32 = 6.0;
+/// Spots of fewer cells are called phantoms: stray bytes, not a placed spot.
+pub const PHANTOM_SPOT_CELLS: usize = 4;
+
+/// A dome's weight at `d` = distance / radius: `(1 - d^2)^2`, exactly 0 from the rim out.
+/// The WGSL `dome` in `brush_metal_dome.wgsl` is the same.
+pub fn dome_profile(d: f32) -> f32 {
+    if d >= 1.0 {
+        return 0.0;
+    }
+    let t = 1.0 - d * d;
+    t * t
+}
+
+/// The byte a dome of `peak` centred at (x, z) elmos gives metal cell (i, j).
+pub fn dome_byte(
+    x_elmos: f32,
+    z_elmos: f32,
+    radius_elmos: f32,
+    peak: f32,
+    i: usize,
+    j: usize,
+) -> u8 {
+    let cx = (i as f32 + 0.5) * METAL_CELL_ELMOS;
+    let cz = (j as f32 + 0.5) * METAL_CELL_ELMOS;
+    let (dx, dz) = (cx - x_elmos, cz - z_elmos);
+    let d = (dx * dx + dz * dz).sqrt() / radius_elmos.max(1.0);
+    (peak * dome_profile(d)).round().clamp(0.0, 255.0) as u8
+}
+
+/// The cells (i, j) a dome can touch, clipped to a `w` x `h` grid.
+fn dome_cells(
+    x_elmos: f32,
+    z_elmos: f32,
+    radius_elmos: f32,
+    (w, h): (usize, usize),
+) -> impl Iterator<Item = (usize, usize)> {
+    let r = radius_elmos / METAL_CELL_ELMOS + 1.0;
+    let (cx, cz) = (x_elmos / METAL_CELL_ELMOS, z_elmos / METAL_CELL_ELMOS);
+    let lo = |c: f32| (c - r).floor().max(0.0) as usize;
+    let (i0, j0) = (lo(cx), lo(cz));
+    let i1 = ((cx + r).ceil().max(0.0) as usize).min(w);
+    let j1 = ((cz + r).ceil().max(0.0) as usize).min(h);
+    (j0..j1).flat_map(move |j| (i0..i1).map(move |i| (i, j)))
+}
+
+/// Paints a smooth dome (`dome_profile`, rounded to bytes) into `metal`; where domes meet the
+/// brighter byte wins. Returns the bytes the dome itself holds.
+pub fn paint_dome(
+    metal: &mut Grid<u8>,
+    x_elmos: f32,
+    z_elmos: f32,
+    radius_elmos: f32,
+    peak: f32,
+) -> u64 {
+    let mut sum = 0u64;
+    for (i, j) in dome_cells(x_elmos, z_elmos, radius_elmos, metal.dims()) {
+        let b = dome_byte(x_elmos, z_elmos, radius_elmos, peak, i, j);
+        sum += b as u64;
+        if b > metal.get(i, j) {
+            metal.set(i, j, b);
+        }
+    }
+    sum
+}
+
+/// The sum of a dome's bytes, alone on an empty map, centred on a cell centre.
+pub fn dome_byte_sum(radius_elmos: f32, peak: f32) -> u64 {
+    let n = (2.0 * radius_elmos / METAL_CELL_ELMOS).ceil() as usize + 4;
+    let c = (n / 2) as f32 * METAL_CELL_ELMOS + 0.5 * METAL_CELL_ELMOS;
+    let mut g = Grid::filled(n, n, 0u8);
+    paint_dome(&mut g, c, c, radius_elmos, peak)
+}
+
+/// Metal per second an extractor with `extracts_metal` standing at (x, z) elmos is paid: every
+/// cell whose centre lies strictly inside `radius_elmos`, byte x `max_metal`.
+pub fn extractor_income(
+    metal: &Grid<u8>,
+    max_metal: f32,
+    radius_elmos: f32,
+    x_elmos: f32,
+    z_elmos: f32,
+    extracts_metal: f32,
+) -> f32 {
+    let mut sum = 0u64;
+    let r2 = radius_elmos * radius_elmos;
+    for (i, j) in dome_cells(x_elmos, z_elmos, radius_elmos, metal.dims()) {
+        let cx = (i as f32 + 0.5) * METAL_CELL_ELMOS - x_elmos;
+        let cz = (j as f32 + 0.5) * METAL_CELL_ELMOS - z_elmos;
+        if cx * cx + cz * cz < r2 {
+            sum += metal.get(i, j) as u64;
+        }
+    }
+    sum as f32 * max_metal * extracts_metal
+}
+
+/// The dome peak (a byte) whose T1 income, for an extractor at the dome's centre on an empty
+/// map, comes closest to `target_per_s`; and that income. `None` when even 255 falls short.
+pub fn peak_for_t1_income(
+    target_per_s: f32,
+    radius_elmos: f32,
+    max_metal: f32,
+    extractor_radius_elmos: f32,
+) -> (u8, f32, bool) {
+    let n = (2.0 * radius_elmos.max(extractor_radius_elmos) / METAL_CELL_ELMOS).ceil() as usize + 4;
+    let c = (n / 2) as f32 * METAL_CELL_ELMOS + 0.5 * METAL_CELL_ELMOS;
+    let income = |peak: u8| {
+        let mut g = Grid::filled(n, n, 0u8);
+        paint_dome(&mut g, c, c, radius_elmos, peak as f32);
+        extractor_income(
+            &g,
+            max_metal,
+            extractor_radius_elmos,
+            c,
+            c,
+            T1_EXTRACTS_METAL,
+        )
+    };
+    let mut best = (1u8, income(1));
+    for peak in 1..=255u8 {
+        let v = income(peak);
+        if (v - target_per_s).abs() < (best.1 - target_per_s).abs() {
+            best = (peak, v);
+        }
+        if v >= target_per_s {
+            break;
+        }
+    }
+    let reached = best.1 >= target_per_s * 0.99;
+    (best.0, best.1, reached)
+}
+
+/// One spot as BAR's spot finder sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarSpot {
+    /// The centre of the spot's bounding box, in elmos.
+    pub x_elmos: f32,
+    pub z_elmos: f32,
+    pub cells: usize,
+    /// Sum of byte x maxMetal over the spot's cells.
+    pub worth: f32,
+    /// Metal per second of a T1 extractor and of a moho standing at the centre.
+    pub t1_income: f32,
+    pub moho_income: f32,
+    /// The bounding box in cells, inclusive: (i0, j0, i1, j1).
+    pub cell_box: (usize, usize, usize, usize),
+}
+
+/// The metal map read the way BAR reads it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MetalReport {
+    pub spots: Vec<BarSpot>,
+    /// BAR would call this a metal map (a spot too big) and show no spots.
+    pub metal_map: bool,
+    /// T1 income per side, by symmetry sector, when the map has a symmetry mode.
+    pub income_per_side: Vec<f32>,
+    pub warnings: Vec<String>,
+}
+
+/// Spots by BAR's rules: 8-connected non-zero cells, the outermost ring never scanned.
+pub fn bar_spots(metal: &Grid<u8>, max_metal: f32, extractor_radius_elmos: f32) -> Vec<BarSpot> {
+    let (w, h) = metal.dims();
+    let scanned = |i: usize, j: usize| i >= 1 && j >= 1 && i + 1 < w && j + 1 < h;
+    let mut seen = vec![false; w * h];
+    let mut spots = Vec::new();
+    let mut stack = Vec::new();
+    for j in 0..h {
+        for i in 0..w {
+            let start = j * w + i;
+            if seen[start] || !scanned(i, j) || metal.get(i, j) == 0 {
+                continue;
+            }
+            seen[start] = true;
+            stack.push((i, j));
+            let (mut bytes, mut cells) = (0u64, 0usize);
+            let mut bx = (i, j, i, j);
+            while let Some((x, z)) = stack.pop() {
+                bytes += metal.get(x, z) as u64;
+                cells += 1;
+                bx = (bx.0.min(x), bx.1.min(z), bx.2.max(x), bx.3.max(z));
+                for dz in -1i64..=1 {
+                    for dx in -1i64..=1 {
+                        let (nx, nz) = (x as i64 + dx, z as i64 + dz);
+                        if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
+                            continue;
+                        }
+                        let (nx, nz) = (nx as usize, nz as usize);
+                        let k = nz * w + nx;
+                        if !seen[k] && scanned(nx, nz) && metal.get(nx, nz) != 0 {
+                            seen[k] = true;
+                            stack.push((nx, nz));
+                        }
+                    }
+                }
+            }
+            let x = (bx.0 + bx.2 + 1) as f32 * 0.5 * METAL_CELL_ELMOS;
+            let z = (bx.1 + bx.3 + 1) as f32 * 0.5 * METAL_CELL_ELMOS;
+            let pay = |e| extractor_income(metal, max_metal, extractor_radius_elmos, x, z, e);
+            spots.push(BarSpot {
+                x_elmos: x,
+                z_elmos: z,
+                cells,
+                worth: bytes as f32 * max_metal,
+                t1_income: pay(T1_EXTRACTS_METAL),
+                moho_income: pay(MOHO_EXTRACTS_METAL),
+                cell_box: bx,
+            });
+        }
+    }
+    spots
+}
+
+/// Which symmetry sector a point lies in (0 when the map has none).
+fn sector(mode: SymmetryMode, w: f32, d: f32, x: f32, z: f32) -> usize {
+    let (cx, cz) = (w * 0.5, d * 0.5);
+    match mode {
+        SymmetryMode::None => 0,
+        SymmetryMode::MirrorX => (x > cx) as usize,
+        SymmetryMode::MirrorZ => (z > cz) as usize,
+        SymmetryMode::MirrorXZ => (x > cx) as usize + 2 * (z > cz) as usize,
+        SymmetryMode::Diagonal => (x > z) as usize,
+        SymmetryMode::AntiDiagonal => (x + z > w) as usize,
+        SymmetryMode::Rotate(n) => {
+            let a = (z - cz).atan2(x - cx).rem_euclid(std::f32::consts::TAU);
+            ((a / (std::f32::consts::TAU / n as f32)) as usize).min(n as usize - 1)
+        }
+    }
+}
+
+impl Map {
+    /// The metal spots BAR finds, their incomes, and what a mapmaker should be warned of.
+    pub fn metal_report(&self) -> MetalReport {
+        let s = &self.settings;
+        let r = s.extractor_radius_elmos;
+        let spots = bar_spots(&self.metal, s.max_metal, r);
+        let mut warnings = Vec::new();
+        let span = METAL_MAP_SPAN_RADII * r;
+        let too_big: Vec<&BarSpot> = spots
+            .iter()
+            .filter(|p| {
+                let (i0, j0, i1, j1) = p.cell_box;
+                (i1 - i0 + 1) as f32 * METAL_CELL_ELMOS > span
+                    || (j1 - j0 + 1) as f32 * METAL_CELL_ELMOS > span
+            })
+            .collect();
+        let metal_map = !too_big.is_empty();
+        if let Some(p) = too_big.first() {
+            warnings.push(format!(
+                "the spot at ({:.0}, {:.0}) spans more than {span:.0} elmos (6 x extractorRadius): BAR calls this a metal map and shows no spots",
+                p.x_elmos, p.z_elmos
+            ));
+        }
+        for (a, p) in spots.iter().enumerate() {
+            for q in &spots[a + 1..] {
+                let d = (p.x_elmos - q.x_elmos).hypot(p.z_elmos - q.z_elmos);
+                if d < 2.0 * r {
+                    warnings.push(format!(
+                        "spots at ({:.0}, {:.0}) and ({:.0}, {:.0}) are {d:.0} elmos apart: their extractors' discs overlap and share metal",
+                        p.x_elmos, p.z_elmos, q.x_elmos, q.z_elmos
+                    ));
+                }
+            }
+        }
+        let phantoms = spots
+            .iter()
+            .filter(|p| p.cells < PHANTOM_SPOT_CELLS)
+            .count();
+        if phantoms > 0 {
+            warnings.push(format!(
+                "{phantoms} spot{} of fewer than {PHANTOM_SPOT_CELLS} cells: stray metal bytes that BAR shows as phantom spots",
+                if phantoms == 1 { "" } else { "s" }
+            ));
+        }
+        let (w, h) = self.metal.dims();
+        let ring = (0..w)
+            .flat_map(|i| [(i, 0), (i, h - 1)])
+            .chain((0..h).flat_map(|j| [(0, j), (w - 1, j)]))
+            .filter(|&(i, j)| self.metal.get(i, j) > 0)
+            .count();
+        if ring > 0 {
+            warnings.push(format!(
+                "{ring} metal cells lie in the map's outermost ring, which BAR's spot finder never scans"
+            ));
+        }
+        let mut income_per_side = Vec::new();
+        if self.symmetry != SymmetryMode::None {
+            income_per_side = vec![0.0; self.symmetry.copies()];
+            let (mw, md) = (self.size.width_elmos(), self.size.depth_elmos());
+            for p in &spots {
+                income_per_side[sector(self.symmetry, mw, md, p.x_elmos, p.z_elmos)] += p.t1_income;
+            }
+            let hi = income_per_side.iter().cloned().fold(0.0f32, f32::max);
+            let lo = income_per_side.iter().cloned().fold(f32::MAX, f32::min);
+            if hi > 0.0 && (hi - lo) / hi > 0.01 {
+                let list: Vec<String> = income_per_side.iter().map(|v| format!("{v:.2}")).collect();
+                warnings.push(format!(
+                    "the sides' T1 metal income differs by more than 1%: {} metal/s",
+                    list.join(" / ")
+                ));
+            }
+        }
+        MetalReport {
+            spots,
+            metal_map,
+            income_per_side,
+            warnings,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{MapSettings, MapSize};
+
+    #[test]
+    fn a_dome_falls_to_zero_at_its_rim() {
+        let mut g = Grid::filled(32, 32, 0u8);
+        let sum = paint_dome(&mut g, 256.0 + 8.0, 256.0 + 8.0, 64.0, 200.0);
+        assert_eq!(g.get(16, 16), 200);
+        // 4 cells out the centre is 64 elmos away: exactly at the rim
+        assert_eq!(g.get(20, 16), 0);
+        assert!(g.get(19, 16) > 0);
+        assert_eq!(sum, g.data().iter().map(|&b| b as u64).sum::<u64>());
+        assert_eq!(sum, dome_byte_sum(64.0, 200.0));
+        // brighter wins where domes meet
+        paint_dome(&mut g, 264.0, 264.0, 32.0, 50.0);
+        assert_eq!(g.get(16, 16), 200);
+    }
+
+    #[test]
+    fn extractors_count_cells_strictly_inside_the_radius() {
+        // a hand-made field: one cell of 10 at the centre and four of 7 whose centres are
+        // exactly 32 elmos away
+        let mut g = Grid::filled(16, 16, 0u8);
+        g.set(8, 8, 10); // centre (136, 136)
+        for (i, j) in [(10, 8), (6, 8), (8, 10), (8, 6)] {
+            g.set(i, j, 7); // 32 elmos away
+        }
+        let (x, z) = (136.0, 136.0);
+        // radius 32: the four at exactly 32 are not strictly inside
+        let at32 = extractor_income(&g, 2.0, 32.0, x, z, T1_EXTRACTS_METAL);
+        assert_eq!(at32, 10.0 * 2.0 * 0.001);
+        let at33 = extractor_income(&g, 2.0, 32.01, x, z, T1_EXTRACTS_METAL);
+        assert!((at33 - (10.0 + 28.0) * 2.0 * 0.001).abs() < 1e-6);
+        let moho = extractor_income(&g, 2.0, 33.0, x, z, MOHO_EXTRACTS_METAL);
+        assert!((moho - 38.0 * 2.0 * 0.004).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_target_income_picks_the_peak() {
+        let (peak, got, ok) = peak_for_t1_income(2.0, 48.0, 2.0, 80.0);
+        assert!(ok, "{peak} {got}");
+        assert!((got - 2.0).abs() < 0.05, "{peak} gives {got}");
+        let (peak, _, ok) = peak_for_t1_income(1000.0, 48.0, 2.0, 80.0);
+        assert!(!ok);
+        assert_eq!(peak, 255);
+    }
+
+    #[test]
+    fn spots_follow_bars_finder() {
+        let mut m = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+        m.settings.max_metal = 1.0;
+        m.settings.extractor_radius_elmos = 80.0;
+        paint_dome(&mut m.metal, 200.0, 200.0, 48.0, 200.0);
+        paint_dome(&mut m.metal, 800.0, 300.0, 48.0, 200.0);
+        m.metal.set(0, 30, 9); // in the outer ring: never a spot
+        m.metal.set(40, 60, 3); // a phantom
+        let r = m.metal_report();
+        assert_eq!(r.spots.len(), 3, "{:?}", r.spots);
+        let a = &r.spots[0];
+        // the box centre, not the centre of mass
+        let (i0, j0, i1, j1) = a.cell_box;
+        assert_eq!(a.x_elmos, (i0 + i1 + 1) as f32 * 8.0);
+        assert_eq!(a.z_elmos, (j0 + j1 + 1) as f32 * 8.0);
+        let bytes: u64 = (j0..=j1)
+            .flat_map(|j| (i0..=i1).map(move |i| (i, j)))
+            .map(|(i, j)| m.metal.get(i, j) as u64)
+            .sum();
+        assert_eq!(a.worth, bytes as f32);
+        assert!((a.moho_income - 4.0 * a.t1_income).abs() < 1e-5);
+        assert!(
+            r.warnings.iter().any(|w| w.contains("phantom")),
+            "{:?}",
+            r.warnings
+        );
+        assert!(r.warnings.iter().any(|w| w.contains("outermost ring")));
+        assert!(!r.metal_map);
+        // a long streak: a metal map
+        for i in 5..60 {
+            m.metal.set(i, 50, 40);
+        }
+        assert!(m.metal_report().metal_map);
+    }
+
+    #[test]
+    fn sides_are_compared_under_symmetry() {
+        let mut m = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+        m.symmetry = SymmetryMode::MirrorX;
+        paint_dome(&mut m.metal, 200.0, 500.0, 48.0, 200.0);
+        paint_dome(&mut m.metal, 1024.0 - 200.0, 500.0, 48.0, 200.0);
+        let r = m.metal_report();
+        assert_eq!(r.income_per_side.len(), 2);
+        assert!((r.income_per_side[0] - r.income_per_side[1]).abs() < 1e-6);
+        assert!(!r.warnings.iter().any(|w| w.contains("differs")));
+        paint_dome(&mut m.metal, 200.0, 800.0, 48.0, 100.0);
+        assert!(
+            m.metal_report()
+                .warnings
+                .iter()
+                .any(|w| w.contains("differs"))
+        );
+    }
+}
