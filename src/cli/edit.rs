@@ -105,6 +105,11 @@ pub fn run(args: EditArgs) -> Result<(), String> {
             ops::run(&mut session, &file, policy, None)?
         }
     };
+    for (i, r) in reports.iter().enumerate() {
+        for w in r.iter().flat_map(|r| &r.warnings) {
+            eprintln!("warning: op {}: {w}", i + 1);
+        }
+    }
     let dabs: usize = reports.iter().flatten().map(|r| r.dabs).sum();
     let out = args.output.as_ref().unwrap_or(&args.project);
     crate::formats::save_project(session.map(), out).map_err(|e| e.to_string())?;

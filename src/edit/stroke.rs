@@ -111,6 +111,11 @@ impl Stroke {
         self.tool.describe(&self.start_ctx(map))
     }
 
+    /// What the tool has to say about this stroke on `map` (an undefined terrain type).
+    pub fn warnings(&self, map: &Map) -> Vec<String> {
+        self.tool.stroke_warnings(&self.start_ctx(map))
+    }
+
     /// The dispatches for the dabs laid since the last call.
     pub fn take(&mut self, map: &Map, original: Option<&Arc<Grid<f32>>>) -> Vec<Dispatch> {
         let pending = std::mem::take(&mut self.pending);

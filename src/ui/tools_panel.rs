@@ -174,6 +174,12 @@ impl ToolsPanel {
             ui.weak(tool.help());
             self.brush_ui(ui, i);
             self.params_ui(ui, i);
+            if let Some(note) = tool.settings_note(&self.settings[i], settings) {
+                match note.strip_prefix("warning: ") {
+                    Some(w) => ui.colored_label(ui.visuals().warn_fg_color, w),
+                    None => ui.label(note),
+                };
+            }
             if let Some(inv) = tool.inverse() {
                 ui.weak(format!("Shift: {inv}"));
             }
@@ -216,10 +222,11 @@ impl ToolsPanel {
 
     fn brush_ui(&mut self, ui: &mut egui::Ui, i: usize) {
         let segment = TOOLS[i].style() == StrokeStyle::Segment;
+        let controls = TOOLS[i].brush_controls();
         let mut pick = None;
         let b = &mut self.settings[i].brush;
         egui::Grid::new("brush").num_columns(2).show(ui, |ui| {
-            if !segment {
+            if !segment && controls.radius {
                 let l = ui.label("Radius").id;
                 ui.add(
                     egui::DragValue::new(&mut b.radius_elmos)
@@ -231,22 +238,26 @@ impl ToolsPanel {
                 .on_hover_text("[ and ] change it");
                 ui.end_row();
             }
-            let l = ui.label("Strength").id;
-            ui.add(egui::Slider::new(&mut b.strength, 0.0..=1.0))
-                .labelled_by(l);
-            ui.end_row();
-            let l = ui.label("Falloff").id;
-            egui::ComboBox::from_id_salt("falloff")
-                .selected_text(b.falloff.name())
-                .show_ui(ui, |ui| {
-                    for f in Falloff::ALL {
-                        ui.selectable_value(&mut b.falloff, f, f.name());
-                    }
-                })
-                .response
-                .labelled_by(l);
-            ui.end_row();
-            if !segment {
+            if controls.strength {
+                let l = ui.label("Strength").id;
+                ui.add(egui::Slider::new(&mut b.strength, 0.0..=1.0))
+                    .labelled_by(l);
+                ui.end_row();
+            }
+            if controls.falloff {
+                let l = ui.label("Falloff").id;
+                egui::ComboBox::from_id_salt("falloff")
+                    .selected_text(b.falloff.name())
+                    .show_ui(ui, |ui| {
+                        for f in Falloff::ALL {
+                            ui.selectable_value(&mut b.falloff, f, f.name());
+                        }
+                    })
+                    .response
+                    .labelled_by(l);
+                ui.end_row();
+            }
+            if !segment && controls.shape {
                 ui.label("Shape");
                 ui.horizontal(|ui| {
                     if ui

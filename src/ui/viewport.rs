@@ -556,6 +556,9 @@ impl Viewport {
                 match session.end_stroke(at, Some(&mut layers)) {
                     Ok(Some(r)) => {
                         log.info(format!("{} (Ctrl+Z undoes)", r.what));
+                        for w in &r.warnings {
+                            log.warn(w.clone());
+                        }
                         Some(r)
                     }
                     Ok(None) => None,

@@ -61,6 +61,8 @@ pub struct StrokeReport {
     /// The heights now reach outside the map's range (lowest, highest); the caller offers to
     /// widen the range or clip.
     pub out_of_range: Option<(f32, f32)>,
+    /// What the user should hear (an undefined terrain type, a grass map BAR misreads).
+    pub warnings: Vec<String>,
 }
 
 impl StrokeReport {
@@ -392,6 +394,11 @@ impl Session {
         } else {
             None
         };
+        let mut warnings = live.stroke.warnings(&self.map);
+        if layer == LayerId::Grass {
+            let max = self.map.grass.data().iter().copied().max().unwrap_or(0);
+            warnings.extend(crate::map::grass::grass_map_warning(max));
+        }
         let change = Change::Tiles {
             what: format!("{} stroke", live.stroke.tool.label().to_lowercase()),
             patches,
@@ -401,6 +408,7 @@ impl Session {
             dabs: live.stroke.dabs,
             tiles: tiles.len(),
             out_of_range,
+            warnings,
         };
         self.history.push(change);
         self.revision += 1;

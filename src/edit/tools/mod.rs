@@ -5,7 +5,11 @@
 
 mod erosion_hydraulic;
 mod erosion_thermal;
+mod fill;
 mod flatten;
+mod grass;
+mod metal_dome;
+mod metal_paint;
 mod noise;
 mod raise;
 mod ramp;
@@ -13,13 +17,14 @@ mod restore;
 mod set;
 mod smooth;
 mod stamp;
+mod terrain_type;
 
 use std::sync::Arc;
 
 use super::brush::{Brush, BrushShape, Falloff, MaskImage};
 use super::kernel::{KernelSpec, PassRun};
 use super::layer::LayerId;
-use crate::map::{Grid, Map};
+use crate::map::{Grid, Map, MapSettings};
 
 /// Every tool, in the order the panel shows them. A new tool adds one line.
 pub static TOOLS: &[&dyn Tool] = &[
@@ -34,6 +39,12 @@ pub static TOOLS: &[&dyn Tool] = &[
     &erosion_hydraulic::HYDRAULIC_EROSION,
     &stamp::STAMP,
     &restore::RESTORE,
+    &metal_dome::METAL_DOME,
+    &metal_paint::METAL_PAINT,
+    &metal_paint::METAL_ERASE,
+    &grass::GRASS,
+    &grass::GRASS_ERASE,
+    &terrain_type::TERRAIN_TYPE,
 ];
 
 /// The tool registered under `name` (the ops file's `tool = "..."`).
@@ -303,6 +314,37 @@ pub trait Tool: Sync {
     fn describe(&self, _start: &StrokeStart) -> Option<String> {
         None
     }
+    /// Which of the brush's settings mean something to this tool (the panel shows those).
+    fn brush_controls(&self) -> BrushControls {
+        BrushControls::ALL
+    }
+    /// A line for the panel about the settings on this map (what a dome will yield).
+    fn settings_note(&self, _settings: &ToolSettings, _map: &MapSettings) -> Option<String> {
+        None
+    }
+    /// What the user should hear about a stroke, said once when it ends (an undefined terrain
+    /// type).
+    fn stroke_warnings(&self, _start: &StrokeStart) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// The brush settings a tool uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BrushControls {
+    pub radius: bool,
+    pub strength: bool,
+    pub falloff: bool,
+    pub shape: bool,
+}
+
+impl BrushControls {
+    pub const ALL: BrushControls = BrushControls {
+        radius: true,
+        strength: true,
+        falloff: true,
+        shape: true,
+    };
 }
 
 impl std::fmt::Debug for dyn Tool {

@@ -14,7 +14,7 @@ pub struct RaiseLower {
 pub static RAISE: RaiseLower = RaiseLower { lower: false };
 pub static LOWER: RaiseLower = RaiseLower { lower: true };
 
-static KERNEL: KernelSpec = KernelSpec {
+pub static KERNEL: KernelSpec = KernelSpec {
     name: "raise",
     wgsl: include_str!("../../../shaders/brush_raise.wgsl"),
     dab_loop: true,
