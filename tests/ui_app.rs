@@ -219,3 +219,63 @@ fn smooth_and_ramp_with_the_mouse() {
         );
     }
 }
+
+#[test]
+fn a_metal_dome_placed_and_dragged_with_the_mouse_undoes_step_by_step() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("Metal dome").click();
+    harness.step();
+    let spots =
+        |h: &Harness<'_, EditorApp>| h.state().document().unwrap().map().metal_report().spots;
+    let start = spots(&harness).len();
+    let at = egui::pos2(600.0, 420.0);
+    let ground = harness.state().ground_under(at).unwrap();
+    drag(&mut harness, &[at]);
+    let placed = spots(&harness);
+    assert_eq!(placed.len(), start + 1, "a click places one dome");
+    let dome = placed
+        .iter()
+        .min_by(|a, b| {
+            let d =
+                |s: &groundwork::map::BarSpot| (s.x_elmos - ground.x).hypot(s.z_elmos - ground.z);
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap()
+        .clone();
+    assert!((dome.x_elmos - ground.x).abs() < 16.0 && (dome.z_elmos - ground.z).abs() < 16.0);
+    // drag it
+    let to = egui::pos2(680.0, 440.0);
+    let target = harness.state().ground_under(to).unwrap();
+    drag(&mut harness, &[at, egui::pos2(640.0, 430.0), to]);
+    let moved = spots(&harness);
+    assert_eq!(moved.len(), start + 1, "dragging moves, it does not add");
+    assert!(
+        moved
+            .iter()
+            .any(|s| (s.x_elmos - target.x).abs() < 24.0 && (s.z_elmos - target.z).abs() < 24.0),
+        "no spot where it was dragged to ({target:?}): {moved:?}"
+    );
+    assert!(
+        !moved
+            .iter()
+            .any(|s| s.x_elmos == dome.x_elmos && s.z_elmos == dome.z_elmos)
+    );
+    assert_eq!(
+        harness
+            .state()
+            .document()
+            .unwrap()
+            .session
+            .history()
+            .undo_len(),
+        2
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.step();
+    assert_eq!(spots(&harness), placed, "the drag undone");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.step();
+    assert_eq!(spots(&harness).len(), start, "the dome undone");
+}

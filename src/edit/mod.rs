@@ -19,5 +19,5 @@ pub use brush::{Brush, BrushShape, Falloff};
 pub use history::{Change, History};
 pub use layer::LayerId;
 pub use rect::GridRect;
-pub use session::{GpuLayers, Session, StrokeReport};
+pub use session::{GpuLayers, Session, SpotEdit, StrokeReport};
 pub use tools::{TOOLS, Tool, ToolSettings};

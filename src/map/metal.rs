@@ -146,6 +146,58 @@ pub fn peak_for_t1_income(
     (best.0, best.1, reached)
 }
 
+/// The cells of the 8-connected patch of non-zero metal holding cell (i, j), or nearest to it
+/// within `reach` cells; `None` when there is none.
+pub fn patch_at(metal: &Grid<u8>, i: usize, j: usize, reach: usize) -> Option<Vec<(usize, usize)>> {
+    let (w, h) = metal.dims();
+    let mut start = None;
+    let mut best = usize::MAX;
+    for z in j.saturating_sub(reach)..(j + reach + 1).min(h) {
+        for x in i.saturating_sub(reach)..(i + reach + 1).min(w) {
+            let d = x.abs_diff(i).pow(2) + z.abs_diff(j).pow(2);
+            if metal.get(x, z) > 0 && d < best {
+                best = d;
+                start = Some((x, z));
+            }
+        }
+    }
+    let start = start?;
+    let mut seen = vec![false; w * h];
+    let mut out = Vec::new();
+    let mut stack = vec![start];
+    seen[start.1 * w + start.0] = true;
+    while let Some((x, z)) = stack.pop() {
+        out.push((x, z));
+        for dz in -1i64..=1 {
+            for dx in -1i64..=1 {
+                let (nx, nz) = (x as i64 + dx, z as i64 + dz);
+                if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
+                    continue;
+                }
+                let (nx, nz) = (nx as usize, nz as usize);
+                if !seen[nz * w + nx] && metal.get(nx, nz) > 0 {
+                    seen[nz * w + nx] = true;
+                    stack.push((nx, nz));
+                }
+            }
+        }
+    }
+    out.sort_unstable_by_key(|&(x, z)| (z, x));
+    Some(out)
+}
+
+/// The centre of a patch's bounding box in elmos (where BAR puts the spot).
+pub fn patch_centre(cells: &[(usize, usize)]) -> [f32; 2] {
+    let (mut i0, mut j0, mut i1, mut j1) = (usize::MAX, usize::MAX, 0, 0);
+    for &(x, z) in cells {
+        (i0, j0, i1, j1) = (i0.min(x), j0.min(z), i1.max(x), j1.max(z));
+    }
+    [
+        (i0 + i1 + 1) as f32 * 0.5 * METAL_CELL_ELMOS,
+        (j0 + j1 + 1) as f32 * 0.5 * METAL_CELL_ELMOS,
+    ]
+}
+
 /// One spot as BAR's spot finder sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BarSpot {
@@ -371,6 +423,18 @@ mod tests {
         let (peak, _, ok) = peak_for_t1_income(1000.0, 48.0, 2.0, 80.0);
         assert!(!ok);
         assert_eq!(peak, 255);
+    }
+
+    #[test]
+    fn a_patch_is_found_under_or_beside_a_point() {
+        let mut g = Grid::filled(32, 32, 0u8);
+        paint_dome(&mut g, 104.0, 104.0, 40.0, 100.0);
+        g.set(25, 25, 7);
+        let p = patch_at(&g, 6, 6, 0).unwrap();
+        assert_eq!(p.len(), g.data().iter().filter(|&&b| b > 0).count() - 1);
+        assert_eq!(patch_centre(&p), [104.0, 104.0]);
+        assert_eq!(patch_at(&g, 24, 24, 1).unwrap(), vec![(25, 25)]);
+        assert!(patch_at(&g, 20, 20, 1).is_none());
     }
 
     #[test]

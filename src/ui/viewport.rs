@@ -49,6 +49,8 @@ pub struct Viewport {
     refused: bool,
     /// The last point the stroke reached.
     last_at: Option<[f32; 2]>,
+    /// A metal spot being dragged: where the press was, where it is now (elmos).
+    spot_drag: Option<([f32; 2], [f32; 2])>,
     pub stats: FrameStats,
     /// The last view's size in pixels.
     pub size_px: [u32; 2],
@@ -68,6 +70,7 @@ impl Default for Viewport {
             probe: None,
             refused: false,
             last_at: None,
+            spot_drag: None,
             stats: FrameStats::default(),
             size_px: [0, 0],
             rect: egui::Rect::NOTHING,
@@ -305,6 +308,9 @@ impl Viewport {
         if let Some((a, b)) = doc.session.stroke().and_then(|s| s.segment()) {
             self.paint_segment(ui, scr, map, a, b);
         }
+        if let Some((from, to)) = self.spot_drag {
+            self.paint_segment(ui, scr, map, from, to);
+        }
         self.paint_start_labels(ui, scr, map);
         report
     }
@@ -510,6 +516,9 @@ impl Viewport {
         let alt = ui.input(|i| i.modifiers.alt);
         let down = response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down());
         let current = tools.current().filter(|_| !alt);
+        if let Some(r) = self.handle_spot(ui, down, doc, &mut layers, tools, log) {
+            return r;
+        }
         let session = &mut doc.session;
         match (current, down) {
             (Some((tool, settings)), true) => {
@@ -569,6 +578,72 @@ impl Viewport {
                 }
             }
         }
+    }
+
+    /// Spot editing for tools that place metal spots: a press on a spot drags it (Ctrl
+    /// reshapes it, Shift deletes it). `Some` when the press was the spot's.
+    fn handle_spot(
+        &mut self,
+        ui: &egui::Ui,
+        down: bool,
+        doc: &mut Document,
+        layers: &mut SceneLayers,
+        tools: &ToolsPanel,
+        log: &mut LogPanel,
+    ) -> Option<Option<StrokeReport>> {
+        let alt = ui.input(|i| i.modifiers.alt);
+        let (tool, settings) = tools.current().filter(|_| !alt)?;
+        let shape = tool.spot_shape(settings, &doc.map().settings)?;
+        let session = &mut doc.session;
+        if let Some((from, _)) = self.spot_drag {
+            if down {
+                if let Some(p) = self.hover {
+                    self.spot_drag = Some((from, [p.x, p.z]));
+                }
+                ui.ctx().request_repaint();
+                return Some(None);
+            }
+            let (_, to) = self.spot_drag.take().expect("checked above");
+            let moved = (to[0] - from[0]).abs().max((to[1] - from[1]).abs()) >= 8.0;
+            if moved {
+                match session.edit_spot(from, crate::edit::SpotEdit::Move { to }, Some(layers)) {
+                    Ok(Some(what)) => log.info(format!("{what} (Ctrl+Z undoes)")),
+                    Ok(None) => {}
+                    Err(e) => log.error(format!("moving the spot: {e}")),
+                }
+            }
+            return Some(None);
+        }
+        if !down || session.stroking() || self.refused {
+            return None;
+        }
+        let p = self.hover?;
+        let at = [p.x, p.z];
+        let m = session.map();
+        let cell =
+            |v: f32, n: usize| ((v / crate::map::metal::METAL_CELL_ELMOS) as usize).min(n - 1);
+        let (w, h) = m.metal.dims();
+        crate::map::metal::patch_at(&m.metal, cell(at[0], w), cell(at[1], h), 1)?;
+        let (shift, command) = ui.input(|i| (i.modifiers.shift, i.modifiers.command));
+        let edit = if shift {
+            crate::edit::SpotEdit::Delete
+        } else if command {
+            crate::edit::SpotEdit::Reshape {
+                radius_elmos: shape.0,
+                peak: shape.1,
+            }
+        } else {
+            self.spot_drag = Some((at, at));
+            return Some(None);
+        };
+        // one click, one edit: wait for the button to come up before anything else
+        self.refused = true;
+        match session.edit_spot(at, edit, Some(layers)) {
+            Ok(Some(what)) => log.info(format!("{what} (Ctrl+Z undoes)")),
+            Ok(None) => {}
+            Err(e) => log.error(e),
+        }
+        Some(None)
     }
 
     /// Team numbers beside the start markers.

@@ -51,6 +51,21 @@ struct LiveStroke {
     work: Option<Grid<f32>>,
 }
 
+/// What to do to a metal spot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SpotEdit {
+    /// Move it by whole cells so the point pressed lands at `to` (elmos).
+    Move {
+        to: [f32; 2],
+    },
+    /// Replace it with a dome of this radius and peak, at its centre.
+    Reshape {
+        radius_elmos: f32,
+        peak: f32,
+    },
+    Delete,
+}
+
 /// How a stroke ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StrokeReport {
@@ -583,6 +598,92 @@ impl Session {
         self.replace_layer(LayerId::Heights, &grid, "import heightmap", gpu)?;
         Ok(((iw, ih) != (w, h))
             .then(|| format!("the image is {iw}x{ih}; resampled to the map's {w}x{h} vertices")))
+    }
+
+    /// Moves, reshapes or deletes the metal spot under `at` (elmos), and its symmetric copies,
+    /// as one undo step. Returns what it did, or `None` when no spot is there.
+    pub fn edit_spot(
+        &mut self,
+        at: [f32; 2],
+        edit: SpotEdit,
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<Option<String>, String> {
+        use crate::map::metal::{METAL_CELL_ELMOS, paint_dome, patch_at, patch_centre};
+        if self.stroke.is_some() {
+            return Err("finish the stroke first".into());
+        }
+        super::stroke::check_on_map(&self.map, at)?;
+        let m = &self.map;
+        let isos = super::symmetry::images(m.symmetry, m.size.width_elmos(), m.size.depth_elmos());
+        let (w, h) = m.metal.dims();
+        let cell = |p: [f32; 2]| {
+            (
+                ((p[0] / METAL_CELL_ELMOS) as usize).min(w - 1),
+                ((p[1] / METAL_CELL_ELMOS) as usize).min(h - 1),
+            )
+        };
+        // the patch under each copy of the point, each once, with its copy of the move
+        let mut patches: Vec<(Vec<(usize, usize)>, [f32; 2])> = Vec::new();
+        for iso in &isos {
+            let p = iso.apply(at);
+            let (i, j) = cell(p);
+            let Some(cells) = patch_at(&m.metal, i, j, 1) else {
+                continue;
+            };
+            let delta = match edit {
+                SpotEdit::Move { to } => iso.turn([to[0] - at[0], to[1] - at[1]]),
+                _ => [0.0, 0.0],
+            };
+            if !patches.iter().any(|(c, _)| c[0] == cells[0]) {
+                patches.push((cells, delta));
+            }
+        }
+        if patches.is_empty() {
+            return Ok(None);
+        }
+        let mut metal = m.metal.clone();
+        let old = m.metal.clone();
+        for (cells, _) in &patches {
+            for &(x, z) in cells {
+                metal.set(x, z, 0);
+            }
+        }
+        for (cells, delta) in &patches {
+            match edit {
+                SpotEdit::Delete => {}
+                SpotEdit::Move { .. } => {
+                    let (dx, dz) = (
+                        (delta[0] / METAL_CELL_ELMOS).round() as i64,
+                        (delta[1] / METAL_CELL_ELMOS).round() as i64,
+                    );
+                    for &(x, z) in cells {
+                        let (nx, nz) = (x as i64 + dx, z as i64 + dz);
+                        if nx >= 0 && nz >= 0 && (nx as usize) < w && (nz as usize) < h {
+                            let b = old.get(x, z).max(metal.get(nx as usize, nz as usize));
+                            metal.set(nx as usize, nz as usize, b);
+                        }
+                    }
+                }
+                SpotEdit::Reshape { radius_elmos, peak } => {
+                    let c = patch_centre(cells);
+                    paint_dome(&mut metal, c[0], c[1], radius_elmos, peak);
+                }
+            }
+        }
+        let what = match edit {
+            SpotEdit::Move { .. } => "move metal spot",
+            SpotEdit::Delete => "delete metal spot",
+            SpotEdit::Reshape { .. } => "reshape metal spot",
+        };
+        let values =
+            Grid::from_vec(w, h, metal.data().iter().map(|&b| b as f32).collect()).expect("sized");
+        self.replace_layer(LayerId::Metal, &values, what, gpu)?;
+        let n = patches.len();
+        Ok(Some(if n == 1 {
+            what.to_string()
+        } else {
+            format!("{what} and its {} copies", n - 1)
+        }))
     }
 
     /// Sets the height range (elmos at word 0 and 65536) as an undo step; the heights stay.

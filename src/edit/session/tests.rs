@@ -160,3 +160,57 @@ fn a_cancelled_stroke_leaves_nothing() {
     assert_eq!(s.map().heights, before);
     assert!(!s.history().can_undo());
 }
+
+#[test]
+fn spots_move_reshape_and_delete_with_their_copies_as_one_step_each() {
+    use crate::map::metal::{bar_spots, paint_dome};
+    let mut s = session();
+    s.map_mut().symmetry = crate::map::SymmetryMode::MirrorX;
+    let mut metal = s.map().metal.clone();
+    paint_dome(&mut metal, 200.0, 300.0, 40.0, 150.0);
+    paint_dome(&mut metal, 1024.0 - 200.0, 300.0, 40.0, 150.0);
+    let values = Grid::from_vec(64, 64, metal.data().iter().map(|&b| b as f32).collect()).unwrap();
+    s.replace_layer(LayerId::Metal, &values, "domes", None)
+        .unwrap();
+    let spots = |s: &Session| bar_spots(&s.map().metal, 1.0, 80.0);
+    let before = spots(&s);
+    assert_eq!(before.len(), 2);
+    // drag the left one 64 elmos right: the right one moves 64 elmos left
+    let what = s
+        .edit_spot([200.0, 300.0], SpotEdit::Move { to: [264.0, 300.0] }, None)
+        .unwrap()
+        .unwrap();
+    assert!(what.contains("copies"), "{what}");
+    let after = spots(&s);
+    assert_eq!(after[0].x_elmos, before[0].x_elmos + 64.0);
+    assert_eq!(after[1].x_elmos, before[1].x_elmos - 64.0);
+    assert_eq!(
+        after[0].worth, before[0].worth,
+        "the bytes moved as they were"
+    );
+    s.edit_spot(
+        [264.0, 300.0],
+        SpotEdit::Reshape {
+            radius_elmos: 64.0,
+            peak: 60.0,
+        },
+        None,
+    )
+    .unwrap()
+    .unwrap();
+    assert!(spots(&s)[0].cells > before[0].cells);
+    s.edit_spot([264.0, 300.0], SpotEdit::Delete, None)
+        .unwrap()
+        .unwrap();
+    assert!(spots(&s).is_empty());
+    assert!(
+        s.edit_spot([600.0, 600.0], SpotEdit::Delete, None)
+            .unwrap()
+            .is_none()
+    );
+    // three steps, undone one by one
+    s.undo(None);
+    s.undo(None);
+    s.undo(None);
+    assert_eq!(spots(&s), before);
+}

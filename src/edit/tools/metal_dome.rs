@@ -145,6 +145,9 @@ impl Tool for MetalDome {
             setup.amount,
         )
     }
+    fn spot_shape(&self, settings: &ToolSettings, map: &MapSettings) -> Option<(f32, f32)> {
+        Some((settings.brush.radius_elmos, peak(settings, map).0))
+    }
     fn settings_note(&self, settings: &ToolSettings, map: &MapSettings) -> Option<String> {
         let (p, got, ok) = peak(settings, map);
         let mut note = format!(

@@ -322,6 +322,11 @@ pub trait Tool: Sync {
     fn settings_note(&self, _settings: &ToolSettings, _map: &MapSettings) -> Option<String> {
         None
     }
+    /// For tools that place metal spots: the (radius, peak) a spot gets. Such a tool also edits
+    /// existing spots: pressing on one drags it, Ctrl reshapes it, Shift deletes it.
+    fn spot_shape(&self, _settings: &ToolSettings, _map: &MapSettings) -> Option<(f32, f32)> {
+        None
+    }
     /// What the user should hear about a stroke, said once when it ends (an undefined terrain
     /// type).
     fn stroke_warnings(&self, _start: &StrokeStart) -> Vec<String> {
