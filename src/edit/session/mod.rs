@@ -623,7 +623,8 @@ impl Session {
             )
         };
         // the patch under each copy of the point, each once, with its copy of the move
-        let mut patches: Vec<(Vec<(usize, usize)>, [f32; 2])> = Vec::new();
+        type Cells = Vec<(usize, usize)>;
+        let mut patches: Vec<(Cells, [f32; 2])> = Vec::new();
         for iso in &isos {
             let p = iso.apply(at);
             let (i, j) = cell(p);
