@@ -1,7 +1,8 @@
 //! `groundwork edit PROJECT --ops OPS.toml` as a user runs it: every tool of the registry in one
 //! ops file under rotate-2 symmetry, on the GPU and with `--cpu` (the two agree), the result
-//! compiled and checked by the engine's unitsync; mistakes are one line naming the op, and
-//! nothing is written.
+//! compiled and checked by the engine's unitsync (heights, metal, grass, types byte for byte)
+//! and by the running engine (the metal around every spot, and the income it pays); mistakes
+//! are one line naming the op, and nothing is written.
 
 mod common;
 
@@ -109,6 +110,52 @@ mode = "max"
 tool = "restore"
 path = [[300.0, 300.0], [400.0, 350.0]]
 radius_elmos = 100.0
+
+[[op]]
+tool = "metal-dome"
+path = [[404.0, 700.0]]
+radius_elmos = 48.0
+peak = 200
+
+[[op]]
+tool = "metal-dome"
+path = [[760.0, 420.0]]
+radius_elmos = 56.0
+t1_income = 2.5
+
+[[op]]
+tool = "metal-paint"
+path = [[250.0, 1250.0], [420.0, 1300.0]]
+radius_elmos = 40.0
+strength = 0.5
+
+[[op]]
+tool = "metal-erase"
+path = [[400.0, 1300.0]]
+radius_elmos = 24.0
+
+[[op]]
+tool = "grass"
+path = [[150.0, 150.0], [900.0, 260.0]]
+radius_elmos = 150.0
+value = 180
+
+[[op]]
+tool = "grass"
+path = [[1200.0, 150.0]]
+radius_elmos = 100.0
+strength = 0.25
+
+[[op]]
+tool = "grass-erase"
+path = [[500.0, 220.0]]
+radius_elmos = 60.0
+
+[[op]]
+tool = "type"
+path = [[1250.0, 250.0], [1650.0, 420.0]]
+radius_elmos = 100.0
+index = 2
 "#;
 
 #[test]
@@ -188,6 +235,59 @@ fn every_tool_in_one_ops_file_on_the_gpu_and_the_cpu() {
         }
     }
 
+    // the byte layers: GPU and CPU agree exactly, every paint op left its mark, and the
+    // painted cells are point symmetric (rotate-2 maps cell (i, j) to (W-1-i, H-1-j))
+    for (name, c, g, b) in [
+        ("metal", &cpu.metal, &gpu.metal, &before.metal),
+        ("grass", &cpu.grass, &gpu.grass, &before.grass),
+        ("type", &cpu.types, &gpu.types, &before.types),
+    ] {
+        assert_eq!(c.data(), g.data(), "{name}: GPU and CPU differ");
+        let changed = c
+            .data()
+            .iter()
+            .zip(b.data())
+            .filter(|(x, y)| x != y)
+            .count();
+        assert!(changed > 20, "{name}: only {changed} cells changed");
+        let (w, h) = c.dims();
+        for j in 0..h {
+            for i in 0..w {
+                if c.get(i, j) != b.get(i, j) {
+                    assert_eq!(
+                        c.get(i, j),
+                        c.get(w - 1 - i, h - 1 - j),
+                        "{name} not point symmetric at ({i}, {j})"
+                    );
+                }
+            }
+        }
+    }
+    assert!(gpu.grass.data().contains(&180), "grass value 180 painted");
+    assert!(
+        gpu.grass.data().contains(&65),
+        "grass strength 0.25 -> byte 65"
+    );
+    assert!(gpu.types.data().contains(&2), "type 2 painted");
+    // the domes: the peak as given, and the target income reached at both copies
+    let report = gpu.metal_report();
+    let spot_at = |x: f32, z: f32| {
+        report
+            .spots
+            .iter()
+            .find(|s| (s.x_elmos - x).abs() <= 8.0 && (s.z_elmos - z).abs() <= 8.0)
+            .unwrap_or_else(|| panic!("no spot at ({x}, {z}): {:?}", report.spots))
+    };
+    assert_eq!(gpu.metal.get(25, 43), 200, "the dome's peak");
+    for (x, z) in [(760.0, 420.0), (2048.0 - 760.0, 2048.0 - 420.0)] {
+        let s = spot_at(x, z);
+        assert!(
+            (s.t1_income - 2.5).abs() < 0.05,
+            "T1 income {}",
+            s.t1_income
+        );
+    }
+
     // the edited project compiles, and the engine reads the edited heights
     let Some(_) = common::referee_or_skip() else {
         return;
@@ -204,6 +304,64 @@ fn every_tool_in_one_ops_file_on_the_gpu_and_the_cpu() {
         common::words(&common::dumped(dump.path(), "height_")),
         gpu.height_words(),
         "the engine reads the edited heights"
+    );
+    // ... and the painted metal, grass and types, byte for byte
+    assert_eq!(common::dumped(dump.path(), "metal_"), gpu.metal.data());
+    assert_eq!(common::dumped(dump.path(), "grass_"), gpu.grass.data());
+    assert_eq!(common::dumped(dump.path(), "type_"), gpu.types.data());
+
+    // the running engine: the metal at every cell an extractor at each spot would mine is the
+    // document's byte x maxMetal, and summing it as ExtractorBuilding does (cell centres
+    // strictly inside extractorRadius, x 0.001) gives the income the report shows
+    let max_metal = gpu.settings.max_metal;
+    let radius = gpu.settings.extractor_radius_elmos;
+    let mut points: Vec<(usize, [f32; 2])> = Vec::new();
+    for (k, s) in report.spots.iter().enumerate() {
+        let (mw, mh) = gpu.metal.dims();
+        for j in 0..mh {
+            for i in 0..mw {
+                let (cx, cz) = ((i as f32 + 0.5) * 16.0, (j as f32 + 0.5) * 16.0);
+                let (dx, dz) = (cx - s.x_elmos, cz - s.z_elmos);
+                if dx * dx + dz * dz < radius * radius {
+                    points.push((k, [cx, cz]));
+                }
+            }
+        }
+    }
+    let args: Vec<String> = points
+        .iter()
+        .map(|(_, p)| format!("{},{}", p[0], p[1]))
+        .collect();
+    let mut argv: Vec<&str> = vec!["--compare", "--points"];
+    argv.extend(args.iter().map(String::as_str));
+    let r = common::run_engine(&archive, &argv);
+    let got = r["probe"]["frame1"]["points"].as_array().unwrap();
+    assert_eq!(got.len(), points.len());
+    let mut engine_income = vec![0.0f64; report.spots.len()];
+    for ((k, p), g) in points.iter().zip(got) {
+        let (i, j) = ((p[0] / 16.0) as usize, (p[1] / 16.0) as usize);
+        let engine = g["metal"].as_f64().unwrap();
+        let doc = gpu.metal.get(i, j) as f64 * max_metal as f64;
+        assert!(
+            (engine - doc).abs() < 1e-4,
+            "cell ({i}, {j}): engine {engine}, document {doc}"
+        );
+        engine_income[*k] += engine * 0.001;
+    }
+    for (s, e) in report.spots.iter().zip(&engine_income) {
+        assert!(
+            (s.t1_income as f64 - e).abs() < 1e-4,
+            "spot at ({}, {}): report {} engine {e}",
+            s.x_elmos,
+            s.z_elmos,
+            s.t1_income
+        );
+    }
+    eprintln!(
+        "engine: {} cells probed around {} spots; incomes {:?}",
+        points.len(),
+        report.spots.len(),
+        engine_income
     );
 }
 

@@ -1,6 +1,7 @@
 //! Deterministic procedural maps: the starter map the editor opens on, and the fixed maps the
 //! render tests and benchmarks draw. Same seed, same map, on every machine.
 
+use crate::map::metal::{METAL_CELL_ELMOS, paint_dome, peak_for_t1_income};
 use crate::map::{
     AtmosphereSettings, ELMOS_PER_SQUARE, Feature, GroundTexture, LightingSettings, Map,
     MapSettings, MapSize, Team, TerrainType, WaterSettings,
@@ -138,7 +139,10 @@ pub fn relief_map(size: MapSize, seed: u32, name: &str) -> Map {
             let h = map.heights.sample_bilinear(xe / sq, ze / sq);
             let patch = fbm(xe, ze, 700.0, seed ^ 0x9e37);
             if h > 25.0 && h < 160.0 && patch > 0.55 {
-                map.grass.set(x, z, 1);
+                // graded sizes, 2..254, thicker where the noise is strong (a map whose
+                // highest byte is 1 gets random sizes from BAR)
+                let size = 40.0 + (patch - 0.55) / 0.45 * 214.0;
+                map.grass.set(x, z, size.clamp(2.0, 254.0) as u8);
             }
         }
     }
@@ -161,8 +165,19 @@ pub fn relief_map(size: MapSize, seed: u32, name: &str) -> Map {
     }
     spots.push([0.35 * w, 0.62 * d]);
     spots.push([0.65 * w, 0.38 * d]);
+    // domes sized like BAR's: a T1 extractor at each pays 2 metal/s
+    let radius = 48.0;
+    let (peak, _, _) = peak_for_t1_income(
+        2.0,
+        radius,
+        map.settings.max_metal,
+        map.settings.extractor_radius_elmos,
+    );
     for s in &spots {
-        paint_metal_spot(&mut map, s[0], s[1], 40.0);
+        // clear of the edge ring BAR never scans, even on small maps
+        let inside = |v: f32, side: f32| v.clamp(radius + 24.0, side - radius - 24.0);
+        let (cx, cz) = (snap_to_cell(inside(s[0], w)), snap_to_cell(inside(s[1], d)));
+        paint_dome(&mut map.metal, cx, cz, radius, peak as f32);
     }
 
     // a few trees on the grass, mirrored like the relief
@@ -183,25 +198,9 @@ pub fn relief_map(size: MapSize, seed: u32, name: &str) -> Map {
     map
 }
 
-/// A metal spot: full metal inside `radius_elmos`, fading over the next 16 elmos.
-fn paint_metal_spot(map: &mut Map, x_elmos: f32, z_elmos: f32, radius_elmos: f32) {
-    let (mw, mh) = map.metal.dims();
-    let cell = 16.0;
-    let reach = ((radius_elmos + cell) / cell).ceil() as i64 + 1;
-    let (cx, cz) = ((x_elmos / cell) as i64, (z_elmos / cell) as i64);
-    for z in cz - reach..=cz + reach {
-        for x in cx - reach..=cx + reach {
-            if x < 0 || z < 0 || x >= mw as i64 || z >= mh as i64 {
-                continue;
-            }
-            let (px, pz) = ((x as f32 + 0.5) * cell, (z as f32 + 0.5) * cell);
-            let dist = ((px - x_elmos).powi(2) + (pz - z_elmos).powi(2)).sqrt();
-            let f = (1.0 - (dist - radius_elmos) / cell).clamp(0.0, 1.0);
-            let b = (f * 255.0).round() as u8;
-            let (ux, uz) = (x as usize, z as usize);
-            map.metal.set(ux, uz, map.metal.get(ux, uz).max(b));
-        }
-    }
+/// The centre of the metal cell holding `elmos`, where BAR's spot finder centres a dome.
+fn snap_to_cell(elmos: f32) -> f32 {
+    ((elmos / METAL_CELL_ELMOS).floor() + 0.5) * METAL_CELL_ELMOS
 }
 
 /// The starter map the editor opens on: 8x8, hills, a sea, metal and two starts.
@@ -229,7 +228,16 @@ mod tests {
         assert!(lo < -20.0 && hi > 40.0, "{lo}..{hi}");
         assert!(lo >= a.settings.min_height_elmos && hi <= a.settings.max_height_elmos);
         assert_eq!(a.teams.len(), 2);
-        assert!(a.metal.data().iter().filter(|&&m| m == 255).count() > 20);
+        let report = a.metal_report();
+        assert_eq!(report.spots.len(), 8, "{:?}", report.spots);
+        for s in &report.spots {
+            assert!((s.t1_income - 2.0).abs() < 0.05, "{s:?}");
+        }
+        assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+        assert!(a.grass.data().iter().any(|&g| g > 1));
+        assert!(
+            crate::map::grass::grass_map_warning(*a.grass.data().iter().max().unwrap()).is_none()
+        );
         assert!(a.settings.playability_warnings(a.teams.len()).is_empty());
     }
 

@@ -416,6 +416,33 @@ mod tests {
     }
 
     #[test]
+    fn a_dome_counted_by_hand_pays_what_the_report_says() {
+        // radius 40 elmos, peak 100, centred on cell (20, 20): the cells 16 d elmos out get
+        // round(100 (1 - (16 d / 40)^2)^2): d 0 -> 100; 1 -> 71 (x4); sqrt 2 -> 46 (x4);
+        // 2 -> 13 (x4); sqrt 5 -> 4 (x8); farther -> 0. 21 cells, 652 bytes in all.
+        let mut m = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+        m.settings.max_metal = 0.5;
+        let c = 20.5 * 16.0;
+        assert_eq!(paint_dome(&mut m.metal, c, c, 40.0, 100.0), 652);
+        assert_eq!(m.metal.get(20, 20), 100);
+        assert_eq!(m.metal.get(21, 20), 71);
+        assert_eq!(m.metal.get(21, 21), 46);
+        assert_eq!(m.metal.get(22, 20), 13);
+        assert_eq!(m.metal.get(22, 21), 4);
+        // extractorRadius 32: the 13s sit exactly 32 out, not strictly inside; nor the 4s
+        for (radius, bytes) in [(32.0, 568.0f32), (32.5, 620.0), (36.0, 652.0)] {
+            m.settings.extractor_radius_elmos = radius;
+            let r = m.metal_report();
+            assert_eq!(r.spots.len(), 1);
+            let s = &r.spots[0];
+            assert_eq!((s.x_elmos, s.z_elmos, s.cells), (c, c, 21));
+            assert_eq!(s.t1_income, bytes * 0.5 * 0.001, "radius {radius}");
+            assert_eq!(s.moho_income, bytes * 0.5 * 0.004, "radius {radius}");
+            assert_eq!(s.worth, 652.0 * 0.5);
+        }
+    }
+
+    #[test]
     fn a_target_income_picks_the_peak() {
         let (peak, got, ok) = peak_for_t1_income(2.0, 48.0, 2.0, 80.0);
         assert!(ok, "{peak} {got}");

@@ -398,6 +398,11 @@ mod tests {
                 "rain",
                 "capacity",
                 "evaporation",
+                // paint tools, keys as mapmakers name them: bytes, metal/s, an index
+                "peak",
+                "t1_income",
+                "value",
+                "index",
             ];
             for p in t.params() {
                 if matches!(p.kind, ParamKind::Number { .. }) {
