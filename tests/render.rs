@@ -125,3 +125,97 @@ fn the_grass_overlay_marks_grass() {
     assert!(greener > 500, "only {greener} pixels turned green");
     assert!(greener < (W * H) as usize * 9 / 10);
 }
+
+/// A flat 2x2 map 50 elmos above the water whose west half has grass of byte `byte`; the east
+/// half none.
+fn half_grass_map(byte: u8) -> Map {
+    let mut map = Map::new(MapSize::new(2, 2).unwrap(), Default::default());
+    map.heights.data_mut().fill(50.0);
+    let (gw, gh) = map.grass.dims();
+    for z in 0..gh {
+        for x in 0..gw / 2 {
+            map.grass.set(x, z, byte);
+        }
+    }
+    map
+}
+
+/// Pixels that differ between two pictures, in the west and east halves of the picture.
+fn changed_halves(a: &[u8], b: &[u8]) -> (usize, usize) {
+    let (mut west, mut east) = (0, 0);
+    for (i, (p, q)) in a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate() {
+        if p.iter().zip(q).any(|(x, y)| x.abs_diff(*y) > 12) {
+            if (i as u32 % W) < W / 2 {
+                west += 1;
+            } else {
+                east += 1;
+            }
+        }
+    }
+    (west, east)
+}
+
+#[test]
+fn grass_blades_grow_where_the_grass_map_says_and_by_its_bytes() {
+    let Some(ctx) = gpu() else { return };
+    // from the south, low over the map's middle, looking north: west is on the left
+    let cam = CameraPreset::parse("512,150,950:512,0,450").unwrap();
+    let bare = ViewOptions {
+        grass_blades: false,
+        ..ViewOptions::default()
+    };
+    let blades = ViewOptions::default();
+    let mut covered = Vec::new();
+    for byte in [2u8, 254] {
+        let map = half_grass_map(byte);
+        let off = render_map_rgba(&ctx, &map, cam, W, H, &bare).unwrap();
+        let on = render_map_rgba(&ctx, &map, cam, W, H, &blades).unwrap();
+        let (west, east) = changed_halves(&off, &on);
+        eprintln!("byte {byte}: {west} pixels changed in the west, {east} in the east");
+        covered.push((west, east));
+    }
+    for (byte, (west, east)) in [2, 254].iter().zip(&covered) {
+        assert!(*west > 300, "byte {byte}: only {west} grass pixels");
+        // blades of the west half's last column may lean over the middle, no further
+        assert!(
+            east * 10 < *west,
+            "byte {byte}: {east} pixels changed without grass"
+        );
+    }
+    let covered: Vec<usize> = covered.iter().map(|c| c.0).collect();
+    // byte 254 is grassMaxSize (1.7), byte 2 nearly grassMinSize (0.3): taller, wider blades
+    assert!(
+        covered[1] > covered[0] * 3,
+        "byte 254 covers {} pixels, byte 2 {}",
+        covered[1],
+        covered[0]
+    );
+}
+
+#[test]
+fn grass_blades_fade_out_with_distance() {
+    let Some(ctx) = gpu() else { return };
+    let bare = ViewOptions {
+        grass_blades: false,
+        ..ViewOptions::default()
+    };
+    let changed = |map: &Map, cam: &str| {
+        let cam = CameraPreset::parse(cam).unwrap();
+        let off = render_map_rgba(&ctx, map, cam, W, H, &bare).unwrap();
+        let on = render_map_rgba(&ctx, map, cam, W, H, &ViewOptions::default()).unwrap();
+        let (west, east) = changed_halves(&off, &on);
+        west + east
+    };
+    let mut map = half_grass_map(254);
+    // BAR's default fade ends at 8000 x 0.45 = 3600 elmos from the eye: from 4000 up, none
+    assert_eq!(changed(&map, "512,4000,1400:512,0,512"), 0);
+    // 1200 to 1700 elmos away, inside the default fade's start (2250): grass
+    let near = "512,1200,1300:512,0,512";
+    assert!(changed(&map, near) > 500);
+    // a map whose grass is gone at 2000 x 0.45 = 900 elmos shows none from there
+    let mut cfg = groundwork::map::grass::GrassConfig::from_settings(&map.settings);
+    cfg.fade_start_elmos = 1500.0;
+    cfg.fade_end_elmos = 2000.0;
+    cfg.write_to(&mut map.settings);
+    assert_eq!(changed(&map, near), 0);
+}

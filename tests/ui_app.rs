@@ -279,3 +279,44 @@ fn a_metal_dome_placed_and_dragged_with_the_mouse_undoes_step_by_step() {
     harness.step();
     assert_eq!(spots(&harness).len(), start, "the dome undone");
 }
+
+#[test]
+fn the_metal_overlay_labels_each_spot_with_its_income() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("Metal").click();
+    harness.step();
+    harness.step();
+    let report = harness.state().document().unwrap().map().metal_report();
+    assert!(!report.spots.is_empty(), "the starter map has metal spots");
+    // the panel lists them with their T1 income (the view's labels are in the snapshot)
+    assert!(harness.query_by_label_contains("Metal spots").is_some());
+    let income = format!("{:.2}", report.spots[0].t1_income);
+    assert!(
+        harness.query_all_by_label(&income).count() >= 1,
+        "no spot with {income} metal/s in the panel"
+    );
+    // closer, so the domes under the labels show
+    harness.event(egui::Event::PointerMoved(egui::pos2(640.0, 340.0)));
+    harness.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 250.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..30 {
+        harness.step();
+    }
+    harness.mask(egui::Rect::from_min_max(
+        egui::pos2(0.0, 690.0),
+        egui::pos2(1280.0, 800.0),
+    ));
+    harness.snapshot_options(
+        "ui_metal_spots",
+        &SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(2000),
+    );
+}

@@ -39,7 +39,7 @@ fn properties_panel() {
         .with_size(egui::vec2(380.0, 560.0))
         .wgpu()
         .build_ui(|ui| {
-            panel.ui(ui, &map.settings, map.teams.len());
+            panel.ui(ui, &map.settings, map.teams.len(), &[]);
         });
     harness.run();
     harness.snapshot("ui_properties");
@@ -57,7 +57,7 @@ fn properties_warn_about_unplayable_settings_and_edit_live() {
         .with_size(egui::vec2(380.0, 600.0))
         .build_ui_state(
             |ui, (panel, settings, edits): &mut (PropertiesPanel, MapSettings, usize)| {
-                if let Some(new) = panel.ui(ui, settings, 0) {
+                if let Some(new) = panel.ui(ui, settings, 0, &[]) {
                     *settings = new;
                     *edits += 1;
                 }
@@ -128,7 +128,11 @@ fn choosing_a_tool() {
     assert_eq!(harness.state().0.current().unwrap().0.name(), "raise");
     // every registered tool is offered
     for t in groundwork::edit::TOOLS {
-        assert!(harness.query_by_label(t.label()).is_some(), "{}", t.label());
+        assert!(
+            harness.query_all_by_label(t.label()).next().is_some(),
+            "{}",
+            t.label()
+        );
     }
     harness.get_by_label("Smooth").click();
     harness.run();

@@ -22,6 +22,9 @@ pub struct RenderArgs {
     /// Overlays to blend over the ground: metal, grass, type, slope, contours, grid (repeatable).
     #[arg(long)]
     pub overlay: Vec<String>,
+    /// Leave out the grass blades (drawn near the eye as BAR grows them).
+    #[arg(long)]
+    pub no_grass_blades: bool,
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -45,7 +48,10 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
 pub fn run(args: RenderArgs) -> Result<(), String> {
     let (w, h) = parse_size(&args.size)?;
     let preset = CameraPreset::parse(&args.camera)?;
-    let mut opts = ViewOptions::default();
+    let mut opts = ViewOptions {
+        grass_blades: !args.no_grass_blades,
+        ..ViewOptions::default()
+    };
     for o in &args.overlay {
         Overlay::parse(o)?.enable(&mut opts);
     }

@@ -2,8 +2,6 @@
 //! the ground texture and stretched to square for non-square maps.
 
 use super::bc1::{Bc1Quality, bc1_size, decode_bc1, downsample_2x, encode_bc1};
-use rayon::prelude::*;
-
 use crate::map::GroundTexture;
 
 pub const MINIMAP_TEXELS: usize = 1024;
@@ -12,7 +10,7 @@ pub const MINIMAP_MIPS: usize = 9;
 
 /// The minimap's bytes for a ground texture.
 pub fn encode_minimap(texture: &GroundTexture, quality: Bc1Quality) -> Vec<u8> {
-    let mut level = resample_to_square(texture, MINIMAP_TEXELS);
+    let mut level = texture.box_filtered_square(MINIMAP_TEXELS);
     let mut out = Vec::with_capacity(super::smf::MINIMAP_BYTES);
     let mut side = MINIMAP_TEXELS;
     for mip in 0..MINIMAP_MIPS {
@@ -30,36 +28,6 @@ pub fn encode_minimap(texture: &GroundTexture, quality: Bc1Quality) -> Vec<u8> {
 pub fn decode_minimap(minimap: &[u8]) -> Vec<u8> {
     let n = bc1_size(MINIMAP_TEXELS, MINIMAP_TEXELS).min(minimap.len());
     decode_bc1(&minimap[..n], MINIMAP_TEXELS, MINIMAP_TEXELS)
-}
-
-/// The texture box-filtered to `side` x `side`. Texture sides are multiples of 1024 (even map
-/// units of 512 texels), so each output texel averages a whole block of source texels.
-pub fn resample_to_square(texture: &GroundTexture, side: usize) -> Vec<u8> {
-    let (w, h) = (texture.width(), texture.height());
-    let mut out = vec![0u8; side * side * 4];
-    let src = texture.rgba();
-    out.par_chunks_mut(side * 4)
-        .enumerate()
-        .for_each(|(oy, out_row)| {
-            let (y0, y1) = (oy * h / side, ((oy + 1) * h / side).max(oy * h / side + 1));
-            for ox in 0..side {
-                let (x0, x1) = (ox * w / side, ((ox + 1) * w / side).max(ox * w / side + 1));
-                let mut sum = [0u32; 4];
-                for y in y0..y1 {
-                    let row = &src[(y * w + x0) * 4..(y * w + x1) * 4];
-                    for px in row.chunks_exact(4) {
-                        for c in 0..4 {
-                            sum[c] += px[c] as u32;
-                        }
-                    }
-                }
-                let n = ((y1 - y0) * (x1 - x0)) as u32;
-                for c in 0..4 {
-                    out_row[ox * 4 + c] = ((sum[c] + n / 2) / n) as u8;
-                }
-            }
-        });
-    out
 }
 
 /// A square RGBA image scaled bilinearly to `width` x `height` (the texture of a map whose
@@ -117,7 +85,7 @@ mod tests {
                 tex.rgba_mut()[(y * 2048 + x) * 4..][..4].copy_from_slice(&[255, 0, 0, 255]);
             }
         }
-        let sq = resample_to_square(&tex, 1024);
+        let sq = tex.box_filtered_square(1024);
         assert_eq!(&sq[(100 * 1024 + 100) * 4..][..3], &[255, 0, 0]);
         assert_eq!(&sq[(100 * 1024 + 900) * 4..][..3], &[0, 0, 255]);
     }

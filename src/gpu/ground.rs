@@ -149,6 +149,38 @@ impl GroundTiles {
     }
 }
 
+/// An RGBA8 texture with its full mip chain, halved on the CPU (the grass blades).
+pub(super) fn texture_with_mips(
+    ctx: &GpuContext,
+    label: &str,
+    rgba: &[u8],
+    (w, h): (usize, usize),
+) -> wgpu::Texture {
+    let mips = (w.max(h) as u32).ilog2() + 1;
+    let tex = ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: w as u32,
+            height: h as u32,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: mips,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let (mut level, mut lw, mut lh) = (rgba.to_vec(), w, h);
+    for mip in 0..mips {
+        write_level(ctx, &tex, mip, &level, lw as u32, lh as u32);
+        if mip + 1 < mips {
+            (level, lw, lh) = downsample(&level, lw, lh);
+        }
+    }
+    tex
+}
+
 fn write_level(ctx: &GpuContext, tex: &wgpu::Texture, mip: u32, data: &[u8], w: u32, h: u32) {
     ctx.queue.write_texture(
         wgpu::TexelCopyTextureInfo {

@@ -5,6 +5,7 @@
 //! - [`camera`]: orbit / top-down camera, presets, frustum.
 //! - [`terrain`]: chunks, levels of detail, culling.
 //! - [`ground`]: the ground texture in mipmapped tiles.
+//! - [`grass`]: grass blades as BAR's grass widget grows them.
 //! - [`scene`]: one map on the GPU.
 //! - [`renderer`]: the pipelines (`shaders/terrain.wgsl`, `water.wgsl`, `markers.wgsl`).
 //! - [`kernels`]: the tools' compute kernels (`shaders/brush_*.wgsl`) and the session's view
@@ -16,6 +17,7 @@
 
 pub mod camera;
 pub mod context;
+pub mod grass;
 pub mod ground;
 pub mod kernels;
 pub mod probe;

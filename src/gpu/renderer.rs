@@ -7,6 +7,7 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::camera::Camera;
+use super::grass::{BladeVertex, patch_vertices, visible_cells};
 use super::scene::{MapScene, MarkerInstance};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, RenderTarget};
 use super::terrain::{ChunkInstance, GridVertex, LOD_LEVELS, lod_geometry};
@@ -40,6 +41,8 @@ pub struct FrameStats {
     pub chunks: usize,
     pub draws: usize,
     pub triangles: u64,
+    /// Grass cells the blades were drawn for (those without grass cost a vertex shader each).
+    pub grass_patches: u32,
 }
 
 struct LodMesh {
@@ -51,8 +54,12 @@ struct LodMesh {
 pub struct Renderer {
     pub scene_layout: wgpu::BindGroupLayout,
     pub tile_layout: wgpu::BindGroupLayout,
+    pub grass_layout: wgpu::BindGroupLayout,
     pub sampler: wgpu::Sampler,
     terrain: wgpu::RenderPipeline,
+    grass: wgpu::RenderPipeline,
+    grass_patch: wgpu::Buffer,
+    grass_patch_vertices: u32,
     water: wgpu::RenderPipeline,
     markers: wgpu::RenderPipeline,
     lods: Vec<LodMesh>,
@@ -123,7 +130,8 @@ impl Renderer {
                         wgpu::TextureSampleType::Float { filterable: false },
                     ),
                     texture_entry(2, fs, wgpu::TextureSampleType::Float { filterable: false }),
-                    texture_entry(3, fs, wgpu::TextureSampleType::Float { filterable: false }),
+                    // the grass bytes: the grass pipeline reads them per patch
+                    texture_entry(3, vf, wgpu::TextureSampleType::Float { filterable: false }),
                     texture_entry(4, fs, wgpu::TextureSampleType::Float { filterable: false }),
                     uniform_entry(5, fs),
                     wgpu::BindGroupLayoutEntry {
@@ -141,6 +149,26 @@ impl Renderer {
                 entries: &[
                     texture_entry(0, fs, wgpu::TextureSampleType::Float { filterable: true }),
                     uniform_entry(1, fs),
+                ],
+            });
+        let grass_layout = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("grass"),
+                entries: &[
+                    uniform_entry(0, vf),
+                    texture_entry(1, fs, wgpu::TextureSampleType::Float { filterable: true }),
+                    texture_entry(
+                        2,
+                        wgpu::ShaderStages::VERTEX,
+                        wgpu::TextureSampleType::Float { filterable: true },
+                    ),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 3,
+                        visibility: vf,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        count: None,
+                    },
                 ],
             });
         let sampler = ctx.device.create_sampler(&wgpu::SamplerDescriptor {
@@ -213,6 +241,51 @@ impl Renderer {
                 }),
                 multiview_mask: None,
                 cache: None,
+            });
+
+        let grass_pipeline_layout =
+            ctx.device
+                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("grass"),
+                    bind_group_layouts: &[Some(&scene_layout), Some(&grass_layout)],
+                    immediate_size: 0,
+                });
+        let grass_shader = shader(ctx, "grass", include_str!("../../shaders/grass.wgsl"));
+        let grass = ctx
+            .device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("grass"),
+                layout: Some(&grass_pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &grass_shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(wgpu::VertexBufferLayout {
+                        array_stride: std::mem::size_of::<BladeVertex>() as u64,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x2],
+                    })],
+                },
+                // blades are seen from both sides
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(depth_state(true)),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &grass_shader,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &targets_blend,
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
+        let patch = patch_vertices();
+        let grass_patch = ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("grass patch"),
+                contents: bytemuck::cast_slice(&patch),
+                usage: wgpu::BufferUsages::VERTEX,
             });
 
         let water_shader = shader(ctx, "water", include_str!("../../shaders/water.wgsl"));
@@ -297,8 +370,12 @@ impl Renderer {
         Renderer {
             scene_layout,
             tile_layout,
+            grass_layout,
             sampler,
             terrain,
+            grass,
+            grass_patch,
+            grass_patch_vertices: patch.len() as u32,
             water,
             markers,
             lods,
@@ -310,7 +387,8 @@ impl Renderer {
         self.lods
             .iter()
             .map(|l| l.vertices.size() + l.indices.size())
-            .sum()
+            .sum::<u64>()
+            + self.grass_patch.size()
     }
 
     /// The uniform block for one frame.
@@ -392,6 +470,19 @@ impl Renderer {
             ctx.queue
                 .write_buffer(&scene.instances, 0, bytemuck::cast_slice(&sel.instances));
         }
+        let grass_window = if opts.grass_blades {
+            let g = &scene.grass;
+            let fade_end = g.uniform((0, 0, 0, 0)).fade[1];
+            visible_cells(camera, fade_end, scene.height_range.1, scene.grass_cells)
+        } else {
+            (0, 0, 0, 0)
+        };
+        let grass_patches = grass_window.2 * grass_window.3;
+        if grass_patches > 0 {
+            let u = scene.grass.uniform(grass_window);
+            ctx.queue
+                .write_buffer(&scene.grass.uniform, 0, bytemuck::bytes_of(&u));
+        }
         let mut enc = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -441,6 +532,13 @@ impl Renderer {
                 pass.set_index_buffer(lod.indices.slice(..), wgpu::IndexFormat::Uint32);
                 pass.draw_indexed(0..lod.index_count, 0, d.first..d.first + d.count);
             }
+            if grass_patches > 0 {
+                pass.set_pipeline(&self.grass);
+                pass.set_bind_group(0, &scene.bind_group, &[]);
+                pass.set_bind_group(1, &scene.grass.bind_group, &[]);
+                pass.set_vertex_buffer(0, self.grass_patch.slice(..));
+                pass.draw(0..self.grass_patch_vertices, 0..grass_patches);
+            }
             if opts.water && !scene.look.void_water {
                 pass.set_pipeline(&self.water);
                 pass.set_bind_group(0, &scene.bind_group, &[]);
@@ -458,6 +556,7 @@ impl Renderer {
             chunks: sel.instances.len(),
             draws: sel.draws.len(),
             triangles: sel.triangles,
+            grass_patches,
         }
     }
 }

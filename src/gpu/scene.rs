@@ -6,6 +6,7 @@
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
+use super::grass::{SceneGrass, legacy_grass};
 use super::ground::GroundTiles;
 use super::renderer::Renderer;
 use super::terrain::{CHUNK_SQUARES, ChunkGrid, ChunkInstance};
@@ -95,6 +96,12 @@ pub struct MapScene {
     pub(super) instances: wgpu::Buffer,
     pub(super) markers: wgpu::Buffer,
     pub(super) marker_count: u32,
+    /// The grass blades' configuration and textures.
+    pub grass: SceneGrass,
+    /// Grass cells along x and z.
+    pub grass_cells: (u32, u32),
+    /// The document revision `grass.legacy` was read at.
+    grass_revision: Option<u64>,
     gpu_bytes_fixed: u64,
 }
 
@@ -240,7 +247,9 @@ impl MapScene {
                 (w * h * 4) as u64
             })
             .sum();
+        let grass = SceneGrass::new(ctx, &renderer.grass_layout, map);
         let gpu_bytes_fixed = layer_bytes + 4096 + instances.size() + frame.size();
+        let (gw, gh) = map.grass.dims();
         let mut scene = MapScene {
             vertices: (hw as u32, hh as u32),
             width_elmos: map.size.width_elmos(),
@@ -261,6 +270,9 @@ impl MapScene {
                 mapped_at_creation: false,
             }),
             marker_count: 0,
+            grass,
+            grass_cells: (gw as u32, gh as u32),
+            grass_revision: None,
             gpu_bytes_fixed,
         };
         scene.set_markers(ctx, map);
@@ -269,7 +281,7 @@ impl MapScene {
 
     /// Bytes this map holds on the GPU (textures with mips, buffers).
     pub fn gpu_bytes(&self) -> u64 {
-        self.gpu_bytes_fixed + self.tiles.gpu_bytes + self.markers.size()
+        self.gpu_bytes_fixed + self.tiles.gpu_bytes + self.markers.size() + self.grass.gpu_bytes()
     }
 
     /// Chunks along each side of a ground tile.
@@ -285,10 +297,28 @@ impl MapScene {
         self.tiles.tiles.len()
     }
 
-    /// Takes up changed settings (lighting, water, void water, maxMetal).
+    /// Takes up changed settings (lighting, water, void water, maxMetal, grass sizes and fades).
     pub fn apply_settings(&mut self, settings: &MapSettings) {
         self.look = SceneLook::from_settings(settings);
         self.height_range = (settings.min_height_elmos, settings.max_height_elmos);
+        self.grass.config = crate::map::grass::GrassConfig::from_settings(settings);
+    }
+
+    /// Loads the blades again when the settings name another blade texture (`apply_settings`
+    /// first); the ground colour is made again with them.
+    pub fn reload_grass_blades(&mut self, ctx: &GpuContext, renderer: &Renderer, map: &Map) {
+        if self.grass.blades_stale() {
+            self.grass = SceneGrass::new(ctx, &renderer.grass_layout, map);
+        }
+    }
+
+    /// Takes up an edited grass layer, once per document `revision`: whether BAR reads it as
+    /// legacy yes/no grass.
+    pub fn apply_grass(&mut self, grass: &crate::map::GrassMap, revision: u64) {
+        if self.grass_revision != Some(revision) {
+            self.grass.legacy = legacy_grass(grass);
+            self.grass_revision = Some(revision);
+        }
     }
 
     /// Rebuilds the start and feature markers.

@@ -18,6 +18,8 @@ pub struct ViewOptions {
     pub contour_interval_elmos: f32,
     pub water: bool,
     pub markers: bool,
+    /// Grass blades as BAR grows them (near the eye: they fade out with distance).
+    pub grass_blades: bool,
     /// The brush outline: centre x, z and radius in elmos.
     pub cursor: Option<[f32; 3]>,
     /// Level of detail: a chunk is drawn coarser while a square stays under this many pixels.
@@ -38,6 +40,7 @@ impl Default for ViewOptions {
             contour_interval_elmos: 25.0,
             water: true,
             markers: true,
+            grass_blades: true,
             cursor: None,
             lod_pixels_per_square: 4.0,
         }

@@ -28,6 +28,10 @@ pub struct GrassConfig {
     /// Grass fades out between these camera distances.
     pub fade_start_elmos: f32,
     pub fade_end_elmos: f32,
+    /// `MAPCOLORFACTOR`: how far blades are tinted (multiplied) by the ground colour.
+    pub map_colour_factor: f32,
+    /// `MAPCOLORBASE`: how far the blades' roots take on the ground colour.
+    pub map_colour_base: f32,
 }
 
 impl Default for GrassConfig {
@@ -38,6 +42,8 @@ impl Default for GrassConfig {
             blade_texture: None,
             fade_start_elmos: DEFAULT_FADE_START_ELMOS,
             fade_end_elmos: DEFAULT_FADE_END_ELMOS,
+            map_colour_factor: MAP_COLOR_FACTOR,
+            map_colour_base: MAP_COLOR_BASE,
         }
     }
 }
@@ -64,35 +70,42 @@ impl GrassConfig {
         if let Some(p) = t.get_table("grassShaderParams") {
             c.fade_start_elmos = number(p, "FADESTART").unwrap_or(c.fade_start_elmos);
             c.fade_end_elmos = number(p, "FADEEND").unwrap_or(c.fade_end_elmos);
+            c.map_colour_factor = number(p, "MAPCOLORFACTOR").unwrap_or(c.map_colour_factor);
+            c.map_colour_base = number(p, "MAPCOLORBASE").unwrap_or(c.map_colour_base);
         }
         c
     }
 
-    /// Writes the configuration into `custom.grassConfig`, keeping the table's other keys.
+    /// Writes the configuration into `custom.grassConfig`, keeping the table's other keys
+    /// (a key already there in another case is replaced, not doubled).
     pub fn write_to(&self, s: &mut MapSettings) {
+        let set = |t: &mut LuaTable, key: &str, v: LuaValue| {
+            t.remove(key);
+            t.insert(key, v);
+        };
+        let num = |v: f32| LuaValue::Number(v as f64);
         let mut t = s
             .custom
             .get_table("grassConfig")
             .cloned()
             .unwrap_or_default();
-        t.insert("grassMinSize", LuaValue::Number(self.min_size as f64));
-        t.insert("grassMaxSize", LuaValue::Number(self.max_size as f64));
-        match &self.blade_texture {
-            Some(name) => t.insert("grassBladeColorTex", LuaValue::String(name.clone())),
-            None => {
-                t.remove("grassBladeColorTex");
-            }
+        set(&mut t, "grassMinSize", num(self.min_size));
+        set(&mut t, "grassMaxSize", num(self.max_size));
+        t.remove("grassBladeColorTex");
+        if let Some(name) = &self.blade_texture {
+            t.insert("grassBladeColorTex", LuaValue::String(name.clone()));
         }
         let mut p = t
             .get_table("grassShaderParams")
             .cloned()
             .unwrap_or_default();
-        p.insert("FADESTART", LuaValue::Number(self.fade_start_elmos as f64));
-        p.insert("FADEEND", LuaValue::Number(self.fade_end_elmos as f64));
-        t.insert("grassShaderParams", LuaValue::Table(p));
+        set(&mut p, "FADESTART", num(self.fade_start_elmos));
+        set(&mut p, "FADEEND", num(self.fade_end_elmos));
+        set(&mut p, "MAPCOLORFACTOR", num(self.map_colour_factor));
+        set(&mut p, "MAPCOLORBASE", num(self.map_colour_base));
+        set(&mut t, "grassShaderParams", LuaValue::Table(p));
         // replace whatever case the key had
-        s.custom.remove("grassConfig");
-        s.custom.insert("grassConfig", LuaValue::Table(t));
+        set(&mut s.custom, "grassConfig", LuaValue::Table(t));
     }
 
     /// The patch size a grass byte gives (0: none): `min + byte / 254 x (max - min)`.
@@ -138,6 +151,7 @@ mod tests {
         let c = GrassConfig::from_settings(&s);
         assert_eq!((c.min_size, c.max_size), (0.8, 2.0));
         let mut c2 = c.clone();
+        c2.min_size = 0.5;
         c2.blade_texture = Some("maps/grass.dds".into());
         c2.fade_end_elmos = 9000.0;
         c2.write_to(&mut s);

@@ -1,6 +1,8 @@
 //! The ground texture: RGBA8, 8 texels per square (up to 16384 x 16384 for a 32x32 map),
 //! held once, never copied needlessly.
 
+use rayon::prelude::*;
+
 use super::{Grid, MapSettings, MapSize};
 
 /// The ground texture the engine draws, `mapx * 8` by `mapy * 8` RGBA8 texels, row-major.
@@ -62,6 +64,37 @@ impl GroundTexture {
             self.rgba[i + 2],
             self.rgba[i + 3],
         ]
+    }
+
+    /// The texture box-filtered to `side` x `side` RGBA (the minimap; the grass view's ground
+    /// colour). Texture sides are multiples of 1024 (even map
+    /// units of 512 texels), so each output texel averages a whole block of source texels.
+    pub fn box_filtered_square(&self, side: usize) -> Vec<u8> {
+        let (w, h) = (self.width, self.height);
+        let mut out = vec![0u8; side * side * 4];
+        let src = &self.rgba;
+        out.par_chunks_mut(side * 4)
+            .enumerate()
+            .for_each(|(oy, out_row)| {
+                let (y0, y1) = (oy * h / side, ((oy + 1) * h / side).max(oy * h / side + 1));
+                for ox in 0..side {
+                    let (x0, x1) = (ox * w / side, ((ox + 1) * w / side).max(ox * w / side + 1));
+                    let mut sum = [0u32; 4];
+                    for y in y0..y1 {
+                        let row = &src[(y * w + x0) * 4..(y * w + x1) * 4];
+                        for px in row.chunks_exact(4) {
+                            for c in 0..4 {
+                                sum[c] += px[c] as u32;
+                            }
+                        }
+                    }
+                    let n = ((y1 - y0) * (x1 - x0)) as u32;
+                    for c in 0..4 {
+                        out_row[ox * 4 + c] = ((sum[c] + n / 2) / n) as u8;
+                    }
+                }
+            });
+        out
     }
 
     /// The plain texture a map gets when it has no texture image: a colour per height band

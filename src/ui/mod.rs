@@ -6,6 +6,7 @@ pub mod app;
 pub mod document;
 pub mod jobs;
 pub mod log_panel;
+pub mod metal_panel;
 pub mod minimap_panel;
 pub mod properties_panel;
 pub mod recent;

@@ -4,6 +4,7 @@
 
 use std::ops::RangeInclusive;
 
+use crate::map::grass::GrassConfig;
 use crate::map::{MapSettings, MoveSpeeds, TerrainType};
 
 #[derive(Debug, Default)]
@@ -164,13 +165,14 @@ fn text(ui: &mut egui::Ui, label: &str, v: &mut String) -> bool {
 }
 
 impl PropertiesPanel {
-    /// Shows `settings` for a map with `team_count` start positions; returns the new settings
-    /// when the user changed any.
+    /// Shows `settings` for a map with `team_count` start positions whose archive carries the
+    /// files `bundled` (paths); returns the new settings when the user changed any.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         settings: &MapSettings,
         team_count: usize,
+        bundled: &[&str],
     ) -> Option<MapSettings> {
         let mut s = settings.clone();
         let mut changed = false;
@@ -290,6 +292,9 @@ impl PropertiesPanel {
                     changed |= opt_vec(ui, "skyAxisAngle", &mut a.sky_axis_angle, [0.0, 1.0, 0.0, 0.0], -10.0..=10.0);
                 });
             });
+            egui::CollapsingHeader::new("Grass").show(ui, |ui| {
+                changed |= grass_ui(ui, &mut s, bundled);
+            });
             egui::CollapsingHeader::new("Terrain types").show(ui, |ui| {
                 changed |= terrain_types_ui(ui, &mut s);
             });
@@ -300,6 +305,109 @@ impl PropertiesPanel {
         });
         changed.then_some(s)
     }
+}
+
+/// `custom.grassConfig` as BAR's grass widget reads it: patch sizes, the blade texture, the
+/// fade distances and how the ground colours the blades.
+fn grass_ui(ui: &mut egui::Ui, s: &mut MapSettings, bundled: &[&str]) -> bool {
+    let mut c = GrassConfig::from_settings(s);
+    let before = c.clone();
+    egui::Grid::new("grass")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            number(
+                ui,
+                "grassMinSize",
+                &mut c.min_size,
+                0.0..=10.0,
+                " x",
+                "patch size for grass byte 1 (BAR's default 0.3)",
+            );
+            number(
+                ui,
+                "grassMaxSize",
+                &mut c.max_size,
+                0.0..=10.0,
+                " x",
+                "patch size for grass byte 254 (BAR's default 1.7)",
+            );
+            number(
+                ui,
+                "FADESTART",
+                &mut c.fade_start_elmos,
+                0.0..=50000.0,
+                " elmos",
+                "grass starts to fade this far from the camera (x 0.45 in BAR; default 5000)",
+            );
+            number(
+                ui,
+                "FADEEND",
+                &mut c.fade_end_elmos,
+                0.0..=50000.0,
+                " elmos",
+                "grass is gone this far from the camera (x 0.45 in BAR; default 8000)",
+            );
+            number(
+                ui,
+                "MAPCOLORFACTOR",
+                &mut c.map_colour_factor,
+                -2.0..=2.0,
+                "",
+                "how far the ground colour tints the blades (default 0.6)",
+            );
+            number(
+                ui,
+                "MAPCOLORBASE",
+                &mut c.map_colour_base,
+                0.0..=2.0,
+                "",
+                "how far blade roots take on the ground colour (default 1)",
+            );
+            let l = ui.label("grassBladeColorTex").id;
+            let shown = c
+                .blade_texture
+                .clone()
+                .unwrap_or_else(|| "BAR's own".into());
+            egui::ComboBox::from_id_salt("blade texture")
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut c.blade_texture, None, "BAR's own");
+                    for f in bundled.iter().filter(|f| is_picture(f)) {
+                        ui.selectable_value(&mut c.blade_texture, Some(f.to_string()), *f);
+                    }
+                })
+                .response
+                .labelled_by(l);
+            ui.end_row();
+        });
+    if let Some(name) = &c.blade_texture
+        && !bundled.iter().any(|f| f.eq_ignore_ascii_case(name))
+    {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!("{name} is not in the map's archive: BAR will find no blades"),
+        );
+    }
+    ui.weak("Pictures in the project's archive/ folder can be chosen as blades.");
+    if c.max_size < c.min_size {
+        c.max_size = c.min_size;
+    }
+    if c.fade_end_elmos < c.fade_start_elmos {
+        c.fade_end_elmos = c.fade_start_elmos;
+    }
+    let changed = c != before;
+    if changed {
+        c.write_to(s);
+    }
+    changed
+}
+
+fn is_picture(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    [".dds", ".png", ".tga", ".bmp", ".jpg", ".jpeg"]
+        .iter()
+        .any(|e| p.ends_with(e))
 }
 
 fn terrain_types_ui(ui: &mut egui::Ui, s: &mut MapSettings) -> bool {

@@ -369,7 +369,8 @@ fn layers_ui(ui: &mut egui::Ui, view: &mut ViewOptions, settings: &MapSettings) 
     if view.metal {
         metal_legend(ui, settings.max_metal);
     }
-    ui.checkbox(&mut view.grass, "Grass");
+    ui.checkbox(&mut view.grass, "Grass cells");
+    ui.checkbox(&mut view.grass_blades, "Grass blades (as BAR grows them)");
     ui.checkbox(&mut view.types, "Terrain types");
     if view.types {
         for (i, t) in &settings.terrain_types {

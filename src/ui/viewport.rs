@@ -49,6 +49,8 @@ pub struct Viewport {
     refused: bool,
     /// The last point the stroke reached.
     last_at: Option<[f32; 2]>,
+    /// Labels drawn at metal spots (T1 income), set by the app from the metal panel's report.
+    pub spot_labels: Vec<([f32; 2], String)>,
     /// A metal spot being dragged: where the press was, where it is now (elmos).
     spot_drag: Option<([f32; 2], [f32; 2])>,
     pub stats: FrameStats,
@@ -71,6 +73,7 @@ impl Default for Viewport {
             refused: false,
             last_at: None,
             spot_drag: None,
+            spot_labels: Vec::new(),
             stats: FrameStats::default(),
             size_px: [0, 0],
             rect: egui::Rect::NOTHING,
@@ -312,6 +315,7 @@ impl Viewport {
             self.paint_segment(ui, scr, map, from, to);
         }
         self.paint_start_labels(ui, scr, map);
+        self.paint_spot_labels(ui, scr, map);
         report
     }
 
@@ -644,6 +648,31 @@ impl Viewport {
             Err(e) => log.error(e),
         }
         Some(None)
+    }
+
+    /// Each metal spot's T1 income just above its centre, as BAR labels spots.
+    fn paint_spot_labels(&self, ui: &egui::Ui, scr: Screen, map: &Map) {
+        for (at, text) in &self.spot_labels {
+            let p = Vec3::new(at[0], ground_at(map, at[0], at[1]) + 10.0, at[1]);
+            let Some(s) = self.to_screen(scr, p) else {
+                continue;
+            };
+            if !scr.rect.contains(s) {
+                continue;
+            }
+            let galley = ui.painter().layout_no_wrap(
+                text.clone(),
+                egui::FontId::proportional(13.0),
+                egui::Color32::WHITE,
+            );
+            // above the dome, so the overlay under it stays in view
+            let r =
+                egui::Rect::from_center_size(s - egui::vec2(0.0, 16.0), galley.size()).expand(2.0);
+            ui.painter()
+                .rect_filled(r, 3.0, egui::Color32::from_black_alpha(150));
+            ui.painter()
+                .galley(r.min + egui::vec2(2.0, 2.0), galley, egui::Color32::WHITE);
+        }
     }
 
     /// Team numbers beside the start markers.

@@ -18,6 +18,7 @@ use super::EditorOptions;
 use super::document::Document;
 use super::jobs::{self, Job, Outcome, PathKind, Source, WorkerGpu};
 use super::log_panel::LogPanel;
+use super::metal_panel::MetalPanel;
 use super::minimap_panel::MinimapPanel;
 use super::properties_panel::PropertiesPanel;
 use super::recent::RecentFiles;
@@ -69,6 +70,7 @@ pub struct EditorApp {
     tools: ToolsPanel,
     properties: PropertiesPanel,
     minimap: MinimapPanel,
+    metal: MetalPanel,
     status: StatusBar,
     log: LogPanel,
     recent: RecentFiles,
@@ -132,6 +134,7 @@ impl EditorApp {
             tools: ToolsPanel::default(),
             properties: PropertiesPanel,
             minimap: MinimapPanel::default(),
+            metal: MetalPanel::default(),
             status: StatusBar,
             log,
             recent,
@@ -398,6 +401,7 @@ impl EditorApp {
                 self.range_offer = None;
                 self.viewport.frame_map(doc.map());
                 self.minimap.invalidate();
+                self.metal.invalidate();
                 self.doc = Some(doc);
                 self.scene = scene.map(|s| *s);
             }
@@ -570,6 +574,17 @@ impl eframe::App for EditorApp {
                     if let Some(action) = action {
                         self.panel_action(action);
                     }
+                    let metal_tool = self
+                        .tools
+                        .current()
+                        .is_some_and(|(t, _)| t.layer() == crate::edit::LayerId::Metal);
+                    if let Some(doc) = &self.doc
+                        && (self.viewport.view.metal || metal_tool)
+                    {
+                        ui.separator();
+                        ui.heading("Metal spots");
+                        self.metal.ui(ui, doc.map(), doc.session.revision());
+                    }
                     ui.separator();
                     ui.heading("Minimap");
                     let corners = self.view_corners();
@@ -588,10 +603,19 @@ impl eframe::App for EditorApp {
                 ui.heading("Map properties");
                 if let Some(doc) = &mut self.doc {
                     let teams = doc.map().teams.len();
-                    if let Some(new) = self.properties.ui(ui, &doc.map().settings, teams) {
+                    let files: Vec<&str> = doc
+                        .map()
+                        .bundled_files
+                        .iter()
+                        .map(|f| f.path.as_str())
+                        .collect();
+                    if let Some(new) = self.properties.ui(ui, &doc.map().settings, teams, &files) {
                         doc.session.map_mut().settings = new;
                         if let Some(scene) = &mut self.scene {
                             scene.apply_settings(&doc.map().settings);
+                            if let Some(gpu) = &self.gpu {
+                                scene.reload_grass_blades(&gpu.ctx, &gpu.renderer, doc.map());
+                            }
                         }
                     }
                 }
@@ -604,6 +628,17 @@ impl eframe::App for EditorApp {
                         renderer: &gpu.renderer,
                         kernels: gpu.kernels.as_ref(),
                         egui_renderer: &gpu.egui_renderer,
+                    };
+                    scene.apply_grass(&doc.map().grass, doc.session.revision());
+                    self.viewport.spot_labels = if self.viewport.view.metal {
+                        self.metal
+                            .report(doc.map(), doc.session.revision())
+                            .spots
+                            .iter()
+                            .map(|s| ([s.x_elmos, s.z_elmos], format!("{:.1}", s.t1_income)))
+                            .collect()
+                    } else {
+                        Vec::new()
                     };
                     let report =
                         self.viewport
