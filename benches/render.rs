@@ -1,6 +1,6 @@
 //! Frame time of the editor's renderer at 1920x1080 on 8x8, 16x16 and 32x32 maps, along a
 //! fixed camera path (an orbit of the whole map, a low pass across it, a top-down pan), with
-//! the plain ground and with every overlay on; plus the GPU memory each map takes and how
+//! the plain ground (without and with grass blades) and with every overlay on; plus the GPU memory each map takes and how
 //! long putting it on the GPU takes. Headless, on whatever adapter `WGPU_BACKEND` picks.
 //!
 //! `cargo bench --bench render [-- --frames N --sizes 8,16,32]`. Each frame is submitted and
@@ -82,6 +82,7 @@ struct Timing {
     p95_ms: f64,
     triangles_k: f64,
     chunks: f64,
+    grass_patches_k: f64,
 }
 
 fn run_path(
@@ -105,7 +106,7 @@ fn run_path(
         ctx.wait();
     }
     let mut ms = Vec::with_capacity(frames);
-    let (mut tris, mut chunks) = (0u64, 0usize);
+    let (mut tris, mut chunks, mut patches) = (0u64, 0usize, 0u64);
     for i in 0..frames {
         let cam = camera_on_path(i, frames, map, target.aspect());
         let t0 = Instant::now();
@@ -114,6 +115,7 @@ fn run_path(
         ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         tris += stats.triangles;
         chunks += stats.chunks;
+        patches += stats.grass_patches as u64;
     }
     let mut sorted = ms.clone();
     sorted.sort_by(f64::total_cmp);
@@ -122,6 +124,7 @@ fn run_path(
         p95_ms: sorted[((sorted.len() as f64 * 0.95) as usize).min(sorted.len() - 1)],
         triangles_k: tris as f64 / frames.max(1) as f64 / 1000.0,
         chunks: chunks as f64 / frames.max(1) as f64,
+        grass_patches_k: patches as f64 / frames.max(1) as f64 / 1000.0,
     }
 }
 
@@ -148,6 +151,10 @@ fn main() {
     );
     let renderer = Renderer::new(&ctx);
     let target = RenderTarget::new(&ctx, 1920, 1080);
+    let bare = ViewOptions {
+        grass_blades: false,
+        ..ViewOptions::default()
+    };
     let plain = ViewOptions::default();
     let overlays = ViewOptions {
         metal: true,
@@ -160,9 +167,9 @@ fn main() {
     };
     println!();
     println!(
-        "| map | document MiB | GPU MiB | upload s | plain mean / p95 ms | overlays mean / p95 ms | triangles (k) | chunks drawn |"
+        "| map | document MiB | GPU MiB | upload s | no blades mean / p95 ms | grass blades mean / p95 ms | overlays mean / p95 ms | triangles (k) | chunks drawn | grass cells drawn (k) |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for units in &a.sizes {
         let Ok(size) = MapSize::new(*units, *units) else {
             eprintln!("skipping size {units}: not a valid map size");
@@ -181,19 +188,23 @@ fn main() {
         };
         ctx.wait();
         let upload = t0.elapsed().as_secs_f64();
+        let b = run_path(&ctx, &renderer, &scene, &map, &target, &bare, a.frames);
         let p = run_path(&ctx, &renderer, &scene, &map, &target, &plain, a.frames);
         let o = run_path(&ctx, &renderer, &scene, &map, &target, &overlays, a.frames);
         let mib = |b: u64| b as f64 / 1048576.0;
         println!(
-            "| {size} | {:.0} | {:.0} | {upload:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} |",
+            "| {size} | {:.0} | {:.0} | {upload:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} | {:.1} |",
             mib(doc_bytes(&map)),
             mib(scene.gpu_bytes() + renderer.gpu_bytes() + target.gpu_bytes()),
+            b.mean_ms,
+            b.p95_ms,
             p.mean_ms,
             p.p95_ms,
             o.mean_ms,
             o.p95_ms,
             (p.triangles_k + o.triangles_k) / 2.0,
             (p.chunks + o.chunks) / 2.0,
+            p.grass_patches_k,
         );
         eprintln!("({size}: map generated in {made:.1} s)");
     }

@@ -89,6 +89,45 @@ fn properties_warn_about_unplayable_settings_and_edit_live() {
 }
 
 #[test]
+fn the_grass_section_writes_custom_grass_config() {
+    let settings = MapSettings::default();
+    let files = ["maps/grass_blades.dds", "features/tree.lua"];
+    let state = (PropertiesPanel, settings);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(380.0, 900.0))
+        .build_ui_state(
+            |ui, (panel, settings): &mut (PropertiesPanel, MapSettings)| {
+                if let Some(new) = panel.ui(ui, settings, 2, &files) {
+                    *settings = new;
+                }
+            },
+            state,
+        );
+    harness.run();
+    harness.get_by_label("Grass").click();
+    harness.run();
+    // BAR's defaults until the map says otherwise
+    let combo = harness.get_by_label("grassBladeColorTex");
+    assert_eq!(combo.value().as_deref(), Some("BAR's own"));
+    // the blade texture: only pictures in the archive are offered
+    harness.get_by_label("grassBladeColorTex").click();
+    harness.run();
+    assert!(harness.query_by_label("features/tree.lua").is_none());
+    harness.get_by_label("maps/grass_blades.dds").click();
+    harness.run();
+    let s = harness.into_state().1;
+    let c = groundwork::map::grass::GrassConfig::from_settings(&s);
+    assert_eq!(c.blade_texture.as_deref(), Some("maps/grass_blades.dds"));
+    let t = s
+        .custom
+        .get_table("grassConfig")
+        .expect("custom.grassConfig written");
+    assert_eq!(t.get_number("grassMinSize"), Some(0.3f32 as f64));
+    let p = t.get_table("grassShaderParams").unwrap();
+    assert_eq!(p.get_number("FADEEND"), Some(8000.0));
+}
+
+#[test]
 fn tools_panel_with_legends() {
     if !have_gpu() {
         return;
