@@ -7,6 +7,8 @@
 //! - [`edit`]: what changes the document: the tools (one file each, one registry, each with
 //!   its WGSL kernel and CPU twin), symmetry, the editing session, tile undo, ops files.
 //! - [`gpu`]: the renderer and the tools' kernels on the GPU (wgpu, no egui).
+//! - [`lint`]: every known way a map goes silently wrong, with the fix offered.
+//! - [`install`]: the games' maps folders, BAR's archive names, installing an export.
 //! - [`ui`]: the editor's window: egui panels, one module each, and the app.
 //! - [`assets`]: what the editor ships with (the starter map).
 //! - [`cli`]: the headless commands.
@@ -17,5 +19,7 @@ pub mod compile;
 pub mod edit;
 pub mod formats;
 pub mod gpu;
+pub mod install;
+pub mod lint;
 pub mod map;
 pub mod ui;

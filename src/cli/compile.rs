@@ -1,5 +1,7 @@
 //! `groundwork compile PROJECT -o OUT.sd7|OUT.sdz|OUT.sdd`: the project folder to a map
-//! archive, with progress on stderr.
+//! archive, with progress on stderr. `--install [--maps-dir DIR]` writes it into the game's
+//! maps folder under BAR's name for it (`my_map_1.0.sd7`) after the lint passes, refuses a
+//! name that is taken (naming the next free version) unless `--force`, and prints the path.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -15,8 +17,25 @@ pub struct CompileArgs {
     /// The project folder (or an existing map to recompile).
     pub project: PathBuf,
     /// The archive to write; its extension picks the container (.sd7, .sdz, .sdd).
-    #[arg(short, long)]
-    pub output: PathBuf,
+    #[arg(
+        short,
+        long,
+        required_unless_present = "install",
+        conflicts_with = "install"
+    )]
+    pub output: Option<PathBuf>,
+    /// Write into the game's maps folder (BAR's first, else Spring's), named as BAR names maps.
+    #[arg(long)]
+    pub install: bool,
+    /// The maps folder to install into, instead of the detected one.
+    #[arg(long, requires = "install")]
+    pub maps_dir: Option<PathBuf>,
+    /// With --install: the container (sd7, sdz, or sdd for development).
+    #[arg(long, default_value = "sd7", requires = "install")]
+    pub container: String,
+    /// With --install: overwrite a map of the same name and version.
+    #[arg(long, requires = "install")]
+    pub force: bool,
     /// Compress tiles with the slow, best-quality encoder (texpresso cluster fit).
     #[arg(long)]
     pub best: bool,
@@ -66,12 +85,11 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
     };
     let report = progress_printer(args.quiet);
     let cancel = AtomicBool::new(false);
-    let result = compile_map(
-        &loaded.map,
-        &args.output,
-        &options,
-        &Progress::new(&report, &cancel),
-    );
+    let progress = Progress::new(&report, &cancel);
+    let Some(output) = &args.output else {
+        return install(&args, &loaded.map, &options, &progress, started);
+    };
+    let result = compile_map(&loaded.map, output, &options, &progress);
     if !args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         eprintln!();
     }
@@ -93,5 +111,75 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
         r.tiles_total,
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// `--install`: lint (errors stop it), then compile into the maps folder and check the result.
+fn install(
+    args: &CompileArgs,
+    map: &crate::map::Map,
+    options: &CompileOptions,
+    progress: &Progress,
+    started: Instant,
+) -> Result<(), String> {
+    use crate::install::{HomeEnv, InstallError, found_maps_folders, install_map, maps_folders};
+    let kind = crate::formats::archive::ArchiveKind::from_path(std::path::Path::new(&format!(
+        "x.{}",
+        args.container
+    )))
+    .ok_or_else(|| format!("--container {}: expected sd7, sdz or sdd", args.container))?;
+    let dir = match &args.maps_dir {
+        Some(d) => d.clone(),
+        None => {
+            let env = HomeEnv::current();
+            match found_maps_folders(&env).into_iter().next() {
+                Some(f) => f.path,
+                None => {
+                    let looked: Vec<String> = maps_folders(&env)
+                        .iter()
+                        .map(|f| format!("{} ({})", f.path.display(), f.game.label()))
+                        .collect();
+                    return Err(format!(
+                        "no game found to install into (looked for {}); give --maps-dir",
+                        looked.join(", ")
+                    ));
+                }
+            }
+        }
+    };
+    let findings = crate::lint::lint_map(map, &super::lint::game_context());
+    super::lint::print_findings(&findings);
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == crate::lint::Severity::Error)
+        .count();
+    if errors > 0 {
+        return Err(format!(
+            "{errors} lint errors; fix them first (groundwork lint)"
+        ));
+    }
+    let result = install_map(map, &dir, kind, args.force, options, progress);
+    if !args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!();
+    }
+    let done = result.map_err(|e| match e {
+        InstallError::Exists { existing, next_version } => format!(
+            "{} is already there; the next free version is {next_version} (set version = \"{next_version}\" in map.toml), or pass --force to overwrite",
+            existing.display()
+        ),
+        other => other.to_string(),
+    })?;
+    for w in &done.compile.warnings {
+        eprintln!("warning: {w}");
+    }
+    for p in &done.cleaned {
+        eprintln!("removed a stale temporary file: {}", p.display());
+    }
+    eprintln!(
+        "installed ({:.1} MB in {:.2} s); checked with our reader. In BAR's lobby, Rescan files (or restart) to see it.",
+        done.bytes as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
+    println!("{}", done.path.display());
     Ok(())
 }

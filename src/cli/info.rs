@@ -29,13 +29,10 @@ pub fn run(args: InfoArgs) -> Result<(), String> {
         *features.entry(&f.name).or_default() += 1;
     }
     let mut warnings = loaded.warnings.clone();
-    for w in s
-        .playability_warnings(m.teams.len())
-        .into_iter()
-        .chain(report.warnings.iter().cloned())
-    {
-        if !warnings.contains(&w) {
-            warnings.push(w);
+    let ctx = crate::cli::lint::game_context();
+    for f in crate::lint::lint_map(m, &ctx) {
+        if !warnings.contains(&f.message) {
+            warnings.push(f.message);
         }
     }
     let info = json!({

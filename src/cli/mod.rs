@@ -1,4 +1,4 @@
-//! The headless commands: compile, decompile, edit, info, import, render. Each prints progress on stderr and
+//! The headless commands: compile, decompile, edit, info, import, lint, render. Each prints progress on stderr and
 //! exits non-zero with one clear line on any error.
 
 mod compile;
@@ -7,6 +7,7 @@ mod edit;
 mod import_sc2;
 mod import_wz2100;
 mod info;
+pub mod lint;
 pub mod render;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +41,8 @@ enum Command {
         #[command(subcommand)]
         source: ImportSource,
     },
+    /// List every known way a map goes silently wrong, with the fix (exit code 1 on errors).
+    Lint(lint::LintArgs),
     /// Draw a map offscreen (no window) and write a PNG.
     Render(render::RenderArgs),
 }
@@ -77,6 +80,7 @@ pub fn run() -> i32 {
             ImportSource::Wz2100(a) => import_wz2100::run(a),
             ImportSource::Sc2(a) => import_sc2::run(a),
         },
+        Some(Command::Lint(a)) => lint::run(a),
         Some(Command::Render(a)) => render::run(a),
     };
     match result {

@@ -63,7 +63,7 @@ fn map_id(name: &str) -> i32 {
     (h | 1) as i32 & i32::MAX
 }
 
-/// Checks what the engine would choke on, and lists what a mapmaker should know.
+/// Checks what the engine would choke on, and says what the compile changes (clamped heights).
 fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
     let bad = |d: String| FormatError::invalid("map", d);
     map.check_layers().map_err(|e| bad(e.to_string()))?;
@@ -88,7 +88,9 @@ fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
             )));
         }
     }
-    let mut warnings = s.playability_warnings(map.teams.len());
+    // what a mapmaker should know is the lint's (`crate::lint`), which callers run with the
+    // installed game in view; here only what the compile itself changes
+    let mut warnings = Vec::new();
     let (lo, hi) = (s.min_height_elmos, s.max_height_elmos);
     let clipped = map
         .heights
@@ -100,10 +102,6 @@ fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
         warnings.push(format!(
             "{clipped} heights lie outside {lo}..{hi} elmos and were clamped; widen min/max height"
         ));
-    }
-    if map.grass.data().contains(&255) {
-        warnings
-            .push("the grass map holds 255, which BAR reads as \"no grass on this map\"".into());
     }
     Ok(warnings)
 }

@@ -5,6 +5,7 @@ pub mod archive;
 pub mod bc1;
 pub mod bytes;
 pub mod error;
+pub mod features;
 pub mod image_file;
 pub mod import_report;
 pub mod map_reader;

@@ -222,7 +222,22 @@ pub struct MetalReport {
     pub metal_map: bool,
     /// T1 income per side, by symmetry sector, when the map has a symmetry mode.
     pub income_per_side: Vec<f32>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<MetalWarning>,
+}
+
+/// A way the metal goes wrong in BAR: the lint's rule id and what to tell the mapmaker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetalWarning {
+    /// `metal-map-detected`, `metal-spots-share`, `metal-phantom-spots`, `metal-edge-ring` or
+    /// `metal-sides-unequal`.
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl std::fmt::Display for MetalWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 /// Spots by BAR's rules: 8-connected non-zero cells, the outermost ring never scanned.
@@ -313,19 +328,25 @@ impl Map {
             .collect();
         let metal_map = !too_big.is_empty();
         if let Some(p) = too_big.first() {
-            warnings.push(format!(
+            warnings.push(MetalWarning {
+ rule: "metal-map-detected",
+ message: format!(
                 "the spot at ({:.0}, {:.0}) spans more than {span:.0} elmos (6 x extractorRadius): BAR calls this a metal map and shows no spots",
                 p.x_elmos, p.z_elmos
-            ));
+            ),
+ });
         }
         for (a, p) in spots.iter().enumerate() {
             for q in &spots[a + 1..] {
                 let d = (p.x_elmos - q.x_elmos).hypot(p.z_elmos - q.z_elmos);
                 if d < 2.0 * r {
-                    warnings.push(format!(
+                    warnings.push(MetalWarning {
+ rule: "metal-spots-share",
+ message: format!(
                         "spots at ({:.0}, {:.0}) and ({:.0}, {:.0}) are {d:.0} elmos apart: their extractors' discs overlap and share metal",
                         p.x_elmos, p.z_elmos, q.x_elmos, q.z_elmos
-                    ));
+                    ),
+ });
                 }
             }
         }
@@ -334,10 +355,13 @@ impl Map {
             .filter(|p| p.cells < PHANTOM_SPOT_CELLS)
             .count();
         if phantoms > 0 {
-            warnings.push(format!(
+            warnings.push(MetalWarning {
+ rule: "metal-phantom-spots",
+ message: format!(
                 "{phantoms} spot{} of fewer than {PHANTOM_SPOT_CELLS} cells: stray metal bytes that BAR shows as phantom spots",
                 if phantoms == 1 { "" } else { "s" }
-            ));
+            ),
+ });
         }
         let (w, h) = self.metal.dims();
         let ring = (0..w)
@@ -346,9 +370,12 @@ impl Map {
             .filter(|&(i, j)| self.metal.get(i, j) > 0)
             .count();
         if ring > 0 {
-            warnings.push(format!(
+            warnings.push(MetalWarning {
+ rule: "metal-edge-ring",
+ message: format!(
                 "{ring} metal cells lie in the map's outermost ring, which BAR's spot finder never scans"
-            ));
+            ),
+ });
         }
         let mut income_per_side = Vec::new();
         if self.symmetry != SymmetryMode::None {
@@ -361,10 +388,13 @@ impl Map {
             let lo = income_per_side.iter().cloned().fold(f32::MAX, f32::min);
             if hi > 0.0 && (hi - lo) / hi > 0.01 {
                 let list: Vec<String> = income_per_side.iter().map(|v| format!("{v:.2}")).collect();
-                warnings.push(format!(
-                    "the sides' T1 metal income differs by more than 1%: {} metal/s",
-                    list.join(" / ")
-                ));
+                warnings.push(MetalWarning {
+                    rule: "metal-sides-unequal",
+                    message: format!(
+                        "the sides' T1 metal income differs by more than 1%: {} metal/s",
+                        list.join(" / ")
+                    ),
+                });
             }
         }
         MetalReport {
@@ -487,11 +517,11 @@ mod tests {
         assert_eq!(a.worth, bytes as f32);
         assert!((a.moho_income - 4.0 * a.t1_income).abs() < 1e-5);
         assert!(
-            r.warnings.iter().any(|w| w.contains("phantom")),
+            r.warnings.iter().any(|w| w.rule == "metal-phantom-spots"),
             "{:?}",
             r.warnings
         );
-        assert!(r.warnings.iter().any(|w| w.contains("outermost ring")));
+        assert!(r.warnings.iter().any(|w| w.rule == "metal-edge-ring"));
         assert!(!r.metal_map);
         // a long streak: a metal map
         for i in 5..60 {
@@ -509,13 +539,13 @@ mod tests {
         let r = m.metal_report();
         assert_eq!(r.income_per_side.len(), 2);
         assert!((r.income_per_side[0] - r.income_per_side[1]).abs() < 1e-6);
-        assert!(!r.warnings.iter().any(|w| w.contains("differs")));
+        assert!(!r.warnings.iter().any(|w| w.rule == "metal-sides-unequal"));
         paint_dome(&mut m.metal, 200.0, 800.0, 48.0, 100.0);
         assert!(
             m.metal_report()
                 .warnings
                 .iter()
-                .any(|w| w.contains("differs"))
+                .any(|w| w.rule == "metal-sides-unequal")
         );
     }
 }

@@ -12,7 +12,7 @@ pub mod texture;
 
 pub use grid::Grid;
 pub use lua_value::{LuaKey, LuaTable, LuaValue};
-pub use metal::{BarSpot, MetalReport};
+pub use metal::{BarSpot, MetalReport, MetalWarning};
 pub use settings::{
     AtmosphereSettings, LightingSettings, MapSettings, MoveSpeeds, TerrainType, WaterSettings,
 };

@@ -41,7 +41,7 @@ impl MetalPanel {
             ui.label(format!("per side: {} metal/s", sides.join(" / ")));
         }
         for w in &r.warnings {
-            ui.colored_label(ui.visuals().warn_fg_color, w);
+            ui.colored_label(ui.visuals().warn_fg_color, w.message.as_str());
         }
         if r.spots.is_empty() {
             return;

@@ -28,6 +28,15 @@ impl ArchiveKind {
             _ => None,
         }
     }
+
+    /// The file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ArchiveKind::Sdd => "sdd",
+            ArchiveKind::Sdz => "sdz",
+            ArchiveKind::Sd7 => "sd7",
+        }
+    }
 }
 
 /// One file inside an archive: its path (with `/`) and bytes.

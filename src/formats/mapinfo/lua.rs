@@ -56,7 +56,13 @@ local function include(path, env)
 	if not src then error("VFS.Include: " .. tostring(err), 2) end
 	local chunk, cerr = loadstring(src, "@" .. path)
 	if not chunk then error(cerr, 2) end
-	setfenv(chunk, env or getfenv(2))
+	if env == nil then
+		-- the caller's environment; `return VFS.Include(...)` is a tail call whose caller is
+		-- gone, and then the globals (getfenv: 1 is pcall, 2 this function, 3 its caller)
+		local ok, caller = pcall(getfenv, 3)
+		env = ok and caller or _G
+	end
+	setfenv(chunk, env)
 	return chunk()
 end
 
@@ -109,7 +115,17 @@ pub fn eval_mapinfo(
     vfs: &dyn Vfs,
     limits: LuaLimits,
 ) -> Result<LuaTable, FormatError> {
-    let what = "mapinfo.lua";
+    eval_lua_table(source, "mapinfo.lua", vfs, limits).map(|t| t.lowercased_keys())
+}
+
+/// Evaluates `source`, the archive's file `what` (a `mapinfo.lua`, a `features/*.lua`), in the
+/// same sandbox and returns the table it returns, keys as the script wrote them.
+pub fn eval_lua_table(
+    source: &[u8],
+    what: &str,
+    vfs: &dyn Vfs,
+    limits: LuaLimits,
+) -> Result<LuaTable, FormatError> {
     let err = |detail: String| FormatError::invalid(what, detail);
     if source.first() == Some(&0x1b) {
         return Err(err("precompiled Lua bytecode is not accepted".into()));
@@ -164,7 +180,7 @@ pub fn eval_mapinfo(
         lua.load(PRELUDE).set_name("=groundwork prelude").exec()?;
         let value: Value = lua
             .load(source)
-            .set_name("=mapinfo.lua")
+            .set_name(format!("={what}"))
             .set_mode(ChunkMode::Text)
             .eval()?;
         let mut entries = 0;
@@ -174,7 +190,7 @@ pub fn eval_mapinfo(
         }
     });
     match result {
-        Ok(Ok(table)) => Ok(table.lowercased_keys()),
+        Ok(Ok(table)) => Ok(table),
         Ok(Err(detail)) => Err(err(detail)),
         Err(e) => Err(err(lua_error_text(&e))),
     }

@@ -4,7 +4,7 @@
 mod lua;
 mod write;
 
-pub use lua::{LuaLimits, Vfs, eval_mapinfo, list_dir};
+pub use lua::{LuaLimits, Vfs, eval_lua_table, eval_mapinfo, list_dir};
 pub use write::write_mapinfo;
 
 use std::collections::BTreeMap;

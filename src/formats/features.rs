@@ -1,0 +1,274 @@
+//! Feature definitions and the names they define: a map's own `features/*.lua` (each returns
+//! `{defName = {...}}`), and an installed game's, read from its data folder (a `games/*.sdd`
+//! checkout, or the newest rapid package: `packages/*.sdp` lists files by MD5, `pool/` holds
+//! them gzipped). Every file runs in the Lua sandbox; one that fails is skipped and named.
+//! Names are compared case-blind, as the engine does.
+
+use std::collections::BTreeSet;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use super::mapinfo::{LuaLimits, Vfs, eval_lua_table};
+use crate::map::{BundledFile, LuaKey};
+
+/// The feature names a set of definition files defines (lowercased), and the files that could
+/// not be read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FeatureNames {
+    pub names: BTreeSet<String>,
+    pub failed: Vec<String>,
+}
+
+impl FeatureNames {
+    pub fn contains(&self, name: &str) -> bool {
+        self.names.contains(&name.to_ascii_lowercase())
+    }
+}
+
+/// Files in memory, seen by the definitions' `VFS.Include`.
+struct Files<'a>(&'a [BundledFile]);
+
+impl Vfs for Files<'_> {
+    fn paths(&self) -> Vec<String> {
+        self.0.iter().map(|f| f.path.clone()).collect()
+    }
+    fn read(&self, path: &str) -> Option<Vec<u8>> {
+        let want = path.replace('\\', "/");
+        self.0
+            .iter()
+            .find(|f| f.path.eq_ignore_ascii_case(&want))
+            .map(|f| f.data.clone())
+    }
+}
+
+fn is_definition(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    p.starts_with("features/") && p.ends_with(".lua")
+}
+
+/// The names the `features/**/*.lua` files among `files` define.
+pub fn defined_feature_names(files: &[BundledFile]) -> FeatureNames {
+    let vfs = Files(files);
+    let limits = LuaLimits {
+        max_instructions: 20_000_000,
+        max_memory_bytes: 32 << 20,
+    };
+    let mut out = FeatureNames::default();
+    for f in files.iter().filter(|f| is_definition(&f.path)) {
+        match eval_lua_table(&f.data, &f.path, &vfs, limits) {
+            Ok(t) => {
+                for (k, _) in t.iter() {
+                    if let LuaKey::Str(name) = k {
+                        out.names.insert(name.to_ascii_lowercase());
+                    }
+                }
+            }
+            Err(e) => out.failed.push(format!("{}: {e}", f.path)),
+        }
+    }
+    out
+}
+
+/// The feature names of the game installed in `data_dir` (BAR's data folder): every
+/// `games/*.sdd` checkout, and the newest rapid package. `None` when neither is there.
+pub fn game_feature_names(data_dir: &Path) -> Option<FeatureNames> {
+    let mut files = Vec::new();
+    let mut found = false;
+    if let Ok(games) = std::fs::read_dir(data_dir.join("games")) {
+        for g in games.flatten() {
+            let p = g.path();
+            if p.is_dir() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sdd")) {
+                found = true;
+                collect_dir(&p, &p.join("features"), &mut files);
+            }
+        }
+    }
+    if let Some(pkg) = newest_package(data_dir) {
+        found = true;
+        files.extend(rapid_definitions(data_dir, &pkg));
+    }
+    found.then(|| defined_feature_names(&files))
+}
+
+/// Definition files under `dir`, as archive paths relative to `root`, at most 64 MiB in all.
+fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<BundledFile>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_dir(root, &p, out);
+            continue;
+        }
+        let Ok(rel) = p.strip_prefix(root) else {
+            continue;
+        };
+        let path = rel.to_string_lossy().replace('\\', "/");
+        let total: usize = out.iter().map(|f| f.data.len()).sum();
+        if !is_definition(&path) || total > 64 << 20 {
+            continue;
+        }
+        if let Ok(data) = std::fs::read(&p) {
+            out.push(BundledFile { path, data });
+        }
+    }
+}
+
+/// The most recently written `packages/*.sdp`.
+fn newest_package(data_dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(data_dir.join("packages"))
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            e.path()
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("sdp"))
+        })
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
+        .map(|e| e.path())
+}
+
+/// One rapid package entry: a file's path and the MD5 that names it in the pool.
+#[derive(Debug, PartialEq)]
+pub struct RapidEntry {
+    pub path: String,
+    pub md5: [u8; 16],
+}
+
+/// Reads a gzipped rapid package list: per file a length byte, the name, its MD5 (16), CRC32
+/// (4) and size (4, big-endian). Stops at the first truncated record.
+pub fn read_rapid_package(gz: &[u8]) -> Vec<RapidEntry> {
+    let mut raw = Vec::new();
+    let limit = 64u64 << 20;
+    if flate2::read::GzDecoder::new(gz)
+        .take(limit)
+        .read_to_end(&mut raw)
+        .is_err()
+    {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < raw.len() {
+        let n = raw[at] as usize;
+        let end = at + 1 + n + 16 + 4 + 4;
+        if end > raw.len() {
+            break;
+        }
+        let path = String::from_utf8_lossy(&raw[at + 1..at + 1 + n]).replace('\\', "/");
+        let mut md5 = [0u8; 16];
+        md5.copy_from_slice(&raw[at + 1 + n..at + 1 + n + 16]);
+        out.push(RapidEntry { path, md5 });
+        at = end;
+    }
+    out
+}
+
+/// The package's feature definitions, read from the pool (each gzipped, at most 4 MiB).
+fn rapid_definitions(data_dir: &Path, package: &Path) -> Vec<BundledFile> {
+    let Ok(list) = std::fs::read(package) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in read_rapid_package(&list)
+        .into_iter()
+        .filter(|e| is_definition(&e.path))
+    {
+        let hex: String = e.md5.iter().map(|b| format!("{b:02x}")).collect();
+        let file = data_dir
+            .join("pool")
+            .join(&hex[..2])
+            .join(format!("{}.gz", &hex[2..]));
+        let Ok(gz) = std::fs::read(&file) else {
+            continue;
+        };
+        let mut data = Vec::new();
+        if flate2::read::GzDecoder::new(&gz[..])
+            .take(4 << 20)
+            .read_to_end(&mut data)
+            .is_ok()
+        {
+            out.push(BundledFile { path: e.path, data });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write as _;
+
+    fn file(path: &str, text: &str) -> BundledFile {
+        BundledFile {
+            path: path.into(),
+            data: text.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_maps_definitions_name_its_features() {
+        let files = [
+            file(
+                "features/trees.lua",
+                "local d = {} d.BigTree = {object = 'tree.s3o'} d['bush_1'] = {} return d",
+            ),
+            file(
+                "features/more/rocks.lua",
+                "return VFS.Include('features/shared.lua')",
+            ),
+            file("features/shared.lua", "return { Boulder = {} }"),
+            file("features/broken.lua", "return {"),
+            file("mapinfo.lua", "return { NotAFeature = {} }"),
+        ];
+        let n = defined_feature_names(&files);
+        assert!(n.contains("bigtree") && n.contains("BUSH_1") && n.contains("boulder"));
+        assert!(!n.contains("notafeature"));
+        assert_eq!(n.failed.len(), 1, "{:?}", n.failed);
+        assert!(n.failed[0].starts_with("features/broken.lua"));
+    }
+
+    fn gz(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn an_installed_games_rapid_package_and_checkouts_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        assert!(game_feature_names(d).is_none());
+        // a rapid package listing one definition file and one other file
+        let md5 = [0xab; 16];
+        let mut list = Vec::new();
+        for (name, sum) in [("features/rocks30.lua", md5), ("units/x.lua", [1; 16])] {
+            list.push(name.len() as u8);
+            list.extend_from_slice(name.as_bytes());
+            list.extend_from_slice(&sum);
+            list.extend_from_slice(&[0; 8]);
+        }
+        std::fs::create_dir_all(d.join("packages")).unwrap();
+        std::fs::write(d.join("packages/abc.sdp"), gz(&list)).unwrap();
+        let pool = d.join("pool/ab");
+        std::fs::create_dir_all(&pool).unwrap();
+        let def = b"return { rocks30_def_08 = {}, rocks30_def_16 = {} }";
+        std::fs::write(pool.join(format!("{}.gz", "ab".repeat(15))), gz(def)).unwrap();
+        // and a development checkout
+        let checkout = d.join("games/bar.sdd/features/trees");
+        std::fs::create_dir_all(&checkout).unwrap();
+        std::fs::write(checkout.join("pines.lua"), "return { pine_1 = {} }").unwrap();
+        let n = game_feature_names(d).unwrap();
+        let names: Vec<&str> = n.names.iter().map(String::as_str).collect();
+        assert_eq!(names, ["pine_1", "rocks30_def_08", "rocks30_def_16"]);
+    }
+
+    #[test]
+    fn truncated_packages_stop_cleanly() {
+        let mut list = vec![200u8];
+        list.extend_from_slice(b"short");
+        assert!(read_rapid_package(&gz(&list)).is_empty());
+        assert!(read_rapid_package(b"not gzip").is_empty());
+    }
+}

@@ -1,0 +1,285 @@
+//! Each rule triggered by the smallest change to a clean map, and quiet on the clean map; each
+//! one-click fix clears its finding.
+
+use super::*;
+use crate::map::metal::paint_dome;
+use crate::map::{BundledFile, Feature, MapSettings, MapSize, SymmetryMode};
+
+/// A 4x4 map BAR plays well: metal and extractor radius set, two starts, two domes far
+/// apart, graded grass.
+fn clean() -> Map {
+    let settings = MapSettings {
+        max_metal: 2.0,
+        extractor_radius_elmos: 90.0,
+        min_height_elmos: -100.0,
+        max_height_elmos: 400.0,
+        ..MapSettings::default()
+    };
+    let mut m = Map::new(MapSize::new(4, 4).unwrap(), settings);
+    m.teams = vec![
+        Team {
+            start_x_elmos: 300.0,
+            start_z_elmos: 300.0,
+        },
+        Team {
+            start_x_elmos: 1748.0,
+            start_z_elmos: 1748.0,
+        },
+    ];
+    paint_dome(&mut m.metal, 24.5 * 16.0, 24.5 * 16.0, 48.0, 120.0);
+    paint_dome(&mut m.metal, 103.5 * 16.0, 103.5 * 16.0, 48.0, 120.0);
+    m.grass.data_mut()[..200].fill(100);
+    m
+}
+
+fn rules(m: &Map) -> Vec<&'static str> {
+    lint_map(m, &LintContext::default())
+        .iter()
+        .map(|f| f.rule)
+        .collect()
+}
+
+/// `change` makes `rule` fire (and nothing else that `clean` lacks); its fix, if one click,
+/// clears it.
+fn fires(rule: &str, change: impl FnOnce(&mut Map)) {
+    let mut m = clean();
+    assert!(rules(&m).is_empty(), "the clean map: {:?}", rules(&m));
+    change(&mut m);
+    let found = lint_map(&m, &LintContext::default());
+    let f = found
+        .iter()
+        .find(|f| f.rule == rule)
+        .unwrap_or_else(|| panic!("{rule} did not fire: {found:?}"));
+    assert!(!f.message.is_empty() && f.fix.is_some(), "{f:?}");
+    assert_eq!(f.severity, severity(rule));
+    if let Some(a) = &f.action {
+        apply_fix(&mut m, a);
+        assert!(
+            !rules(&m).contains(&f.rule),
+            "the fix left {rule}: {:?}",
+            rules(&m)
+        );
+    }
+}
+
+#[test]
+fn every_rule_is_listed_once() {
+    let mut ids: Vec<&str> = RULES.iter().map(|r| r.0).collect();
+    ids.sort_unstable();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), n);
+}
+
+#[test]
+fn the_clean_map_is_clean() {
+    assert_eq!(rules(&clean()), Vec::<&str>::new());
+}
+
+#[test]
+fn max_metal_default() {
+    fires("max-metal-default", |m| m.settings.max_metal = 0.02);
+}
+
+#[test]
+fn extractor_radius_default() {
+    fires("extractor-radius-default", |m| {
+        m.settings.extractor_radius_elmos = 500.0
+    });
+}
+
+#[test]
+fn no_start_positions() {
+    fires("no-start-positions", |m| m.teams.clear());
+    // the fix follows the symmetry: four corners under mirror-xz
+    let mut m = clean();
+    m.teams.clear();
+    m.symmetry = SymmetryMode::MirrorXZ;
+    apply_fix(&mut m, &FixAction::AddStartPositions);
+    assert_eq!(m.teams.len(), 4);
+}
+
+#[test]
+fn start_outside_map() {
+    fires("start-outside-map", |m| m.teams[1].start_x_elmos = 2100.0);
+    fires("start-outside-map", |m| m.teams[0].start_z_elmos = -1.0);
+    // on the edge is on the map
+    let mut m = clean();
+    m.teams[0].start_x_elmos = 0.0;
+    m.teams[1].start_z_elmos = 2048.0;
+    assert!(!rules(&m).contains(&"start-outside-map"));
+}
+
+#[test]
+fn grass_255_and_legacy() {
+    fires("grass-255", |m| m.grass.set(3, 3, 255));
+    fires("grass-legacy-binary", |m| {
+        m.grass
+            .data_mut()
+            .iter_mut()
+            .filter(|g| **g > 0)
+            .for_each(|g| *g = 1)
+    });
+    // a map with a 1 among graded bytes is not legacy
+    let mut m = clean();
+    m.grass.set(40, 40, 1);
+    assert!(rules(&m).is_empty());
+}
+
+#[test]
+fn size_not_even_units_on_a_project() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("map.toml"),
+        "[map]\nname = \"Odd\"\nversion = \"1\"\nsize = [3, 4]\n",
+    )
+    .unwrap();
+    let (map, found) = lint_path(dir.path(), &LintContext::default()).unwrap();
+    assert!(map.is_none());
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].rule, "size-not-even-units");
+    assert_eq!(found[0].severity, Severity::Error);
+    // an even one loads and lints
+    std::fs::write(
+        dir.path().join("map.toml"),
+        "[map]\nname = \"Even\"\nversion = \"1\"\nsize = [4, 4]\nmax_metal = 2.0\nextractor_radius = 90.0\n",
+    )
+    .unwrap();
+    let (map, found) = lint_path(dir.path(), &LintContext::default()).unwrap();
+    assert!(map.is_some());
+    assert!(!found.iter().any(|f| f.rule == "size-not-even-units"));
+}
+
+fn tree(name: &str) -> Feature {
+    Feature {
+        name: name.into(),
+        x_elmos: 500.0,
+        z_elmos: 500.0,
+        rotation_deg: 0.0,
+    }
+}
+
+#[test]
+fn feature_unknown_and_where_names_come_from() {
+    fires("feature-unknown", |m| m.features.push(tree("MysteryRock")));
+    // built in, in any case
+    let mut m = clean();
+    m.features.push(tree("treetype3"));
+    m.features.push(tree("GeoVent"));
+    assert!(rules(&m).is_empty(), "{:?}", rules(&m));
+    // defined by the map's features/
+    m.features.push(tree("MysteryRock"));
+    m.bundled_files.push(BundledFile {
+        path: "features/rocks.lua".into(),
+        data: b"return { mysteryrock = { object = 'rock.s3o' } }".to_vec(),
+    });
+    assert!(rules(&m).is_empty(), "{:?}", rules(&m));
+    // or by the installed game
+    m.features.push(tree("rocks30_def_08"));
+    assert_eq!(rules(&m), ["feature-unknown"]);
+    let mut game = FeatureNames::default();
+    game.names.insert("rocks30_def_08".into());
+    let ctx = LintContext {
+        game_features: Some(game),
+    };
+    assert!(lint_map(&m, &ctx).is_empty());
+}
+
+#[test]
+fn feature_name_too_long() {
+    fires("feature-name-too-long", |m| {
+        m.features.push(tree(&"x".repeat(32)));
+        m.bundled_files.push(BundledFile {
+            path: "features/x.lua".into(),
+            data: format!("return {{ {} = {{}} }}", "x".repeat(32)).into_bytes(),
+        });
+    });
+    let mut m = clean();
+    m.features.push(tree("TreeType1"));
+    assert!(rules(&m).is_empty());
+}
+
+#[test]
+fn metal_rules() {
+    fires("metal-spots-share", |m| {
+        paint_dome(&mut m.metal, 34.5 * 16.0, 24.5 * 16.0, 40.0, 120.0);
+    });
+    fires("metal-phantom-spots", |m| m.metal.set(60, 60, 3));
+    fires("metal-map-detected", |m| {
+        for i in 10..100 {
+            m.metal.set(i, 70, 50);
+        }
+    });
+    fires("metal-edge-ring", |m| m.metal.set(0, 50, 40));
+    fires("metal-sides-unequal", |m| {
+        m.symmetry = SymmetryMode::Rotate(2);
+        paint_dome(&mut m.metal, 60.5 * 16.0, 24.5 * 16.0, 48.0, 100.0);
+    });
+}
+
+#[test]
+fn height_precision() {
+    fires("height-precision", |m| {
+        m.settings.min_height_elmos = -4000.0;
+        m.settings.max_height_elmos = 4000.0;
+    });
+    // 6553 elmos is still within 0.1 elmo a word
+    let mut m = clean();
+    m.settings.min_height_elmos = -500.0;
+    m.settings.max_height_elmos = 6000.0;
+    assert!(rules(&m).is_empty());
+}
+
+#[test]
+fn water_rules() {
+    fires("fresnel-saturated", |m| {
+        m.settings.water.fresnel_min = Some(0.4);
+        m.settings.water.fresnel_max = Some(0.8);
+    });
+    let mut m = clean();
+    m.settings.water.fresnel_min = Some(0.3);
+    m.settings.water.fresnel_max = Some(0.75);
+    assert!(rules(&m).is_empty());
+    fires("void-water-plane-colour", |m| {
+        m.settings.void_water = true;
+        m.settings.water.plane_color = Some([0.0, 0.2, 0.4]);
+    });
+    let mut m = clean();
+    m.settings.water.plane_color = Some([0.0, 0.2, 0.4]);
+    assert!(rules(&m).is_empty());
+}
+
+#[test]
+fn splat_detail_tex_missing() {
+    use crate::map::{LuaTable, LuaValue};
+    let with = |keys: &[&str]| {
+        let mut r = LuaTable::new();
+        for k in keys {
+            r.insert(*k, LuaValue::String("a.dds".into()));
+        }
+        let mut m = clean();
+        m.settings.extra.insert("resources", LuaValue::Table(r));
+        rules(&m)
+    };
+    assert_eq!(
+        with(&["splatDetailNormalTex1"]),
+        ["splat-detail-tex-missing"]
+    );
+    assert_eq!(
+        with(&["splatDetailNormalTex"]),
+        ["splat-detail-tex-missing"]
+    );
+    assert!(with(&["splatDetailNormalTex1", "splatDetailTex"]).is_empty());
+    assert!(with(&["detailTex"]).is_empty());
+}
+
+#[test]
+fn errors_come_first() {
+    let mut m = clean();
+    m.settings.water.fresnel_min = Some(0.5);
+    m.settings.water.fresnel_max = Some(0.9);
+    m.teams.clear();
+    let f = lint_map(&m, &LintContext::default());
+    assert_eq!(f[0].severity, Severity::Error);
+    assert_eq!(f.last().unwrap().severity, Severity::Warning);
+}
