@@ -320,3 +320,64 @@ fn the_metal_overlay_labels_each_spot_with_its_income() {
             .max_failed_pixels(2000),
     );
 }
+
+#[test]
+fn export_from_the_file_menu_shows_progress_and_the_result() {
+    let Some(setup) = gpu_setup() else { return };
+    let maps = tempfile::tempdir().unwrap();
+    let options = EditorOptions {
+        maps_folder: Some(maps.path().to_path_buf()),
+        ..EditorOptions::default()
+    };
+    let mut harness = editor(options, setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("File").click();
+    for _ in 0..3 {
+        harness.step();
+    }
+    harness.get_by_label_contains("Export to the game").click();
+    for _ in 0..3 {
+        harness.step();
+    }
+    // the starter map is clean, so Export is offered; the file is named as BAR names maps
+    assert!(harness.query_by_label_contains("nothing to fix").is_some());
+    assert!(
+        harness
+            .query_by_label("File: groundwork_starter_1.0.sd7")
+            .is_some()
+    );
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "Export")
+        .click();
+    let saw_progress = std::cell::Cell::new(false);
+    step_until(&mut harness, "the export finishing", |h| {
+        saw_progress.set(saw_progress.get() | h.query_by_label("Cancel").is_some());
+        h.query_all_by_label_contains("read back and checked")
+            .next()
+            .is_some()
+    });
+    assert!(saw_progress.get(), "no progress bar with Cancel was shown");
+    let written = maps.path().join("groundwork_starter_1.0.sd7");
+    assert!(written.is_file());
+    assert!(harness.query_by_label_contains("Rescan").is_some());
+    // exporting again: the name is taken, Export waits for a choice, the next version is offered
+    harness.step();
+    assert!(
+        harness
+            .query_all_by_label_contains("is already there")
+            .next()
+            .is_some()
+    );
+    harness.get_by_label("Use version 1.1").click();
+    harness.step();
+    harness.step();
+    assert_eq!(
+        harness.state().document().unwrap().map().settings.version,
+        "1.1"
+    );
+    assert!(
+        harness
+            .query_by_label("File: groundwork_starter_1.1.sd7")
+            .is_some()
+    );
+}

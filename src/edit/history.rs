@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use super::GridRect;
 use super::layer::{LayerId, to_byte};
-use crate::map::Map;
+use crate::map::{Map, MapSettings, Team};
 
 /// The undo budget the editor uses: 512 MiB (a 32 x 32 map's whole heightmap, before and
 /// after, is 128 MiB).
@@ -67,6 +67,14 @@ pub enum Change {
         before: (f32, f32),
         after: (f32, f32),
     },
+    /// An edit of the settings and start positions, with the byte-layer tiles it changed (a
+    /// lint fix: "set maxMetal to 2", "erase the stray metal").
+    Edit {
+        what: String,
+        before: Box<(MapSettings, Vec<Team>)>,
+        after: Box<(MapSettings, Vec<Team>)>,
+        patches: Vec<TilePatch>,
+    },
 }
 
 /// What an undo or redo touched, so the caller can refresh the GPU copy of just that.
@@ -92,6 +100,21 @@ impl Change {
                 map.settings.max_height_elmos = hi;
                 Touched::Settings
             }
+            Change::Edit {
+                before,
+                after,
+                patches,
+                ..
+            } => {
+                let (settings, teams) = if forward { &**after } else { &**before };
+                map.settings = settings.clone();
+                map.teams = teams.clone();
+                for p in patches {
+                    let v = if forward { &p.after } else { &p.before };
+                    p.layer.write_rect(map, p.rect, &v.to_f32());
+                }
+                Touched::Tiles(patches.iter().map(|p| (p.layer, p.rect)).collect())
+            }
         }
     }
 
@@ -103,6 +126,13 @@ impl Change {
                 .map(|p| p.before.bytes() + p.after.bytes() + std::mem::size_of::<TilePatch>())
                 .sum(),
             Change::HeightRange { .. } => std::mem::size_of::<Change>(),
+            Change::Edit { patches, .. } => {
+                // settings are small; counted as a few KiB
+                4096 + patches
+                    .iter()
+                    .map(|p| p.before.bytes() + p.after.bytes() + std::mem::size_of::<TilePatch>())
+                    .sum::<usize>()
+            }
         }
     }
 
@@ -119,6 +149,7 @@ impl Change {
             Change::HeightRange { after, .. } => {
                 format!("height range {:.0} .. {:.0} elmos", after.0, after.1)
             }
+            Change::Edit { what, .. } => what.clone(),
         }
     }
 }

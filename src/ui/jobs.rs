@@ -1,4 +1,4 @@
-//! Long jobs (open, import, save) on a worker thread, with progress the window shows while it
+//! Long jobs (open, import, save, export) on a worker thread, with progress the window shows while it
 //! stays responsive. A job ends with one [`Outcome`], picked up by polling each frame.
 
 use std::path::{Path, PathBuf};
@@ -35,6 +35,13 @@ impl Progress {
     }
     pub fn stage(&self) -> String {
         self.stage.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+    /// (done, total) of the stage.
+    pub fn counts(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
     }
     /// 0..1, or `None` while the stage cannot say how far it is.
     pub fn fraction(&self) -> Option<f32> {
@@ -134,6 +141,15 @@ pub enum Outcome {
         dir: PathBuf,
         seconds: f32,
     },
+    /// An export wrote its archive into a maps folder and read it back.
+    Exported(Box<crate::install::Installed>),
+    /// An export found a map of that name and version there and was not to overwrite it.
+    ExportRefused {
+        existing: PathBuf,
+        next_version: String,
+    },
+    /// An export was cancelled; the folder is as it was.
+    ExportCancelled,
     Failed {
         what: String,
         error: String,
@@ -321,6 +337,49 @@ pub fn save(map: Arc<Map>, report: Option<String>, dir: PathBuf, repaint: egui::
     })
 }
 
+/// Exports `map` (a snapshot: edits made meanwhile copy the document on write and stay out)
+/// into the maps folder `dir` as BAR names it, in container `kind`, overwriting only when
+/// told. `cancel` stops it within a stage's step; the folder is then as it was.
+pub fn export(
+    map: Arc<Map>,
+    dir: PathBuf,
+    kind: crate::formats::archive::ArchiveKind,
+    overwrite: bool,
+    cancel: Arc<std::sync::atomic::AtomicBool>,
+    repaint: egui::Context,
+) -> Job {
+    use crate::install::{InstallError, install_map};
+    let label = format!("Exporting {}", map.settings.name);
+    let r = repaint.clone();
+    spawn(label.clone(), repaint, move |p| {
+        let report = |stage: crate::compile::Stage, done: u64, total: u64| {
+            if p.stage() != stage.label() {
+                p.set_stage(stage.label());
+            }
+            p.set(done, total);
+            r.request_repaint();
+        };
+        let progress = crate::compile::Progress::new(&report, &cancel);
+        let options = crate::compile::CompileOptions::default();
+        match install_map(&map, &dir, kind, overwrite, &options, &progress) {
+            Ok(done) => Outcome::Exported(Box::new(done)),
+            Err(InstallError::Exists {
+                existing,
+                next_version,
+            }) => Outcome::ExportRefused {
+                existing,
+                next_version,
+            },
+            Err(InstallError::Cancelled) => Outcome::ExportCancelled,
+            Err(InstallError::Failed(error)) => Outcome::Failed {
+                what: label,
+                error,
+                source: None,
+            },
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +415,55 @@ mod tests {
             }
             assert!(t0.elapsed().as_secs() < 120, "{} never finished", job.label);
             std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn an_export_uses_its_snapshot_and_a_cancel_leaves_the_folder_as_it_was() {
+        use std::sync::atomic::AtomicBool;
+        let maps = tempfile::tempdir().unwrap();
+        let ctx = egui::Context::default();
+        let mut map = crate::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 4, "Snap");
+        map.settings.version = "1.0".into();
+        let snapshot = Arc::new(map.clone());
+        let kind = crate::formats::archive::ArchiveKind::Sd7;
+        // cancelled from the start: nothing appears
+        let cancel = Arc::new(AtomicBool::new(true));
+        let job = export(
+            snapshot.clone(),
+            maps.path().into(),
+            kind,
+            false,
+            cancel,
+            ctx.clone(),
+        );
+        assert!(matches!(wait(&job), Outcome::ExportCancelled));
+        assert_eq!(std::fs::read_dir(maps.path()).unwrap().count(), 0);
+        // the document edited after the click: the archive holds the snapshot
+        let mut live = snapshot.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job = export(
+            snapshot.clone(),
+            maps.path().into(),
+            kind,
+            false,
+            cancel,
+            ctx.clone(),
+        );
+        Arc::make_mut(&mut live).heights.data_mut().fill(123.0);
+        let Outcome::Exported(done) = wait(&job) else {
+            panic!("the export failed");
+        };
+        assert_eq!(done.path, maps.path().join("snap_1.0.sd7"));
+        let back = crate::formats::read_map(&done.path).unwrap().map;
+        assert_eq!(back.height_words(), map.height_words());
+        assert_ne!(live.height_words(), map.height_words());
+        // again: refused with the next version
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job = export(snapshot, maps.path().into(), kind, false, cancel, ctx);
+        match wait(&job) {
+            Outcome::ExportRefused { next_version, .. } => assert_eq!(next_version, "1.1"),
+            _ => panic!("a taken name was not refused"),
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod document;
+pub mod export_dialog;
 pub mod jobs;
 pub mod log_panel;
 pub mod metal_panel;
@@ -26,6 +27,8 @@ pub struct EditorOptions {
     pub open: Option<PathBuf>,
     /// Draw this many frames once the map is shown, save a screenshot there, and exit.
     pub screenshot: Option<(PathBuf, u32)>,
+    /// Export into this maps folder, instead of looking for the games (tests).
+    pub maps_folder: Option<PathBuf>,
 }
 
 impl EditorOptions {

@@ -708,6 +708,73 @@ impl Session {
         Ok(())
     }
 
+    /// Runs `edit` on the document's settings, start positions and byte layers (metal, grass,
+    /// type) as one undo step called `what`; only byte-layer tiles that changed are kept.
+    pub fn edit(
+        &mut self,
+        what: &str,
+        edit: impl FnOnce(&mut Map),
+        gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<(), String> {
+        if self.stroke.is_some() {
+            return Err("finish the stroke first".into());
+        }
+        let layers = [LayerId::Metal, LayerId::Grass, LayerId::Types];
+        let before_layers: Vec<Vec<f32>> = layers
+            .iter()
+            .map(|l| {
+                let (w, h) = l.dims(&self.map);
+                l.read_rect(&self.map, GridRect::new(0, 0, w, h))
+            })
+            .collect();
+        let before = Box::new((self.map.settings.clone(), self.map.teams.clone()));
+        let map = Arc::make_mut(&mut self.map);
+        edit(map);
+        let heights_dims = map.heights.dims();
+        let mut patches = Vec::new();
+        for (layer, old) in layers.iter().zip(&before_layers) {
+            let dims = layer.dims(map);
+            let (tx, tz) = layer.tiles(map);
+            for t in 0..tx * tz {
+                let rect = tile_rect(dims, t % tx, t / tx);
+                let after = layer.read_rect(map, rect);
+                let was: Vec<f32> = (rect.z0..rect.z0 + rect.h)
+                    .flat_map(|z| old[z * dims.0 + rect.x0..z * dims.0 + rect.x0 + rect.w].to_vec())
+                    .collect();
+                if was != after {
+                    patches.push(TilePatch {
+                        layer: *layer,
+                        rect,
+                        before: TileValues::from_f32(*layer, was),
+                        after: TileValues::from_f32(*layer, after),
+                    });
+                }
+            }
+        }
+        debug_assert_eq!(
+            heights_dims,
+            map.heights.dims(),
+            "edits keep the map's size"
+        );
+        let after = Box::new((map.settings.clone(), map.teams.clone()));
+        if patches.is_empty() && before.0 == after.0 && before.1 == after.1 {
+            return Ok(());
+        }
+        if let Some(g) = gpu {
+            let rects: Vec<(LayerId, GridRect)> =
+                patches.iter().map(|p| (p.layer, p.rect)).collect();
+            upload(g, map, &rects);
+        }
+        self.history.push(Change::Edit {
+            what: what.to_string(),
+            before,
+            after,
+            patches,
+        });
+        self.revision += 1;
+        Ok(())
+    }
+
     /// Widens the height range to hold every height (after a stroke left it).
     pub fn widen_range_to_fit(&mut self) -> Result<(), String> {
         let (lo, hi) = self.map.heights.min_max();

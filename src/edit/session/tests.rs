@@ -214,3 +214,40 @@ fn spots_move_reshape_and_delete_with_their_copies_as_one_step_each() {
     s.undo(None);
     assert_eq!(spots(&s), before);
 }
+
+#[test]
+fn an_edit_of_settings_teams_and_bytes_is_one_step() {
+    let mut s = session();
+    let before = s.map().clone();
+    s.edit(
+        "a lint fix",
+        |m| {
+            m.settings.max_metal = 2.5;
+            m.teams.push(crate::map::Team {
+                start_x_elmos: 10.0,
+                start_z_elmos: 20.0,
+            });
+            m.metal.set(3, 4, 77);
+            m.grass.set(30, 31, 9);
+        },
+        None,
+    )
+    .unwrap();
+    assert_eq!(s.history().undo_len(), 1);
+    // one tile of metal and one of grass, not the whole layers
+    match s.history().next_undo().unwrap() {
+        Change::Edit { patches, .. } => assert_eq!(patches.len(), 2),
+        other => panic!("{other:?}"),
+    }
+    s.undo(None).unwrap();
+    assert_eq!(s.map().settings, before.settings);
+    assert_eq!(s.map().teams, before.teams);
+    assert_eq!(s.map().metal, before.metal);
+    assert_eq!(s.map().grass, before.grass);
+    s.redo(None).unwrap();
+    assert_eq!(s.map().settings.max_metal, 2.5);
+    assert_eq!(s.map().metal.get(3, 4), 77);
+    // an edit that changes nothing is no step
+    s.edit("nothing", |_| {}, None).unwrap();
+    assert_eq!(s.history().undo_len(), 1);
+}

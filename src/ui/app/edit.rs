@@ -6,7 +6,7 @@ use crate::gpu::{MapScene, SceneLayers};
 use crate::ui::tools_panel::PanelAction;
 
 /// The open map's layers on the GPU, for the session; `None` without a GPU.
-fn scene_layers<'a>(
+pub(super) fn scene_layers<'a>(
     scene: &'a mut Option<MapScene>,
     gpu: &'a Option<GpuState>,
 ) -> Option<SceneLayers<'a>> {

@@ -15,6 +15,7 @@ impl EditorApp {
         let save = pressed(cmd, Key::S);
         let open = pressed(cmd, Key::O);
         let quit = pressed(cmd, Key::Q);
+        let export = pressed(cmd, Key::E);
         if redo {
             self.undo(true);
         } else if undo {
@@ -30,6 +31,9 @@ impl EditorApp {
         }
         if quit {
             self.request(Pending::Quit, ctx);
+        }
+        if export {
+            self.open_export();
         }
     }
 
@@ -62,6 +66,15 @@ impl EditorApp {
                 }
                 if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
                     self.start_dialog(DialogKind::SaveAs, &ctx);
+                }
+                if ui
+                    .add_enabled(
+                        self.doc.is_some(),
+                        egui::Button::new("Export to the game…  (Ctrl+E)"),
+                    )
+                    .clicked()
+                {
+                    self.open_export();
                 }
                 ui.separator();
                 // Each importer is a job like `jobs::open`, reading through its converter.

@@ -3,6 +3,7 @@
 //! the middle, log and status bar at the bottom).
 
 mod edit;
+mod export;
 mod import;
 mod menu;
 mod screenshot;
@@ -52,6 +53,7 @@ enum DialogKind {
     ImportWz2100File,
     ImportWz2100Folder,
     ImportSc2,
+    ExportFolder,
 }
 
 /// `--screenshot`: frames still to draw, and then the picture.
@@ -88,6 +90,10 @@ pub struct EditorApp {
     saving_revision: Option<u64>,
     /// A stroke left the height range: (lowest, highest), waiting for the user's choice.
     range_offer: Option<(f32, f32)>,
+    /// File > Export, made on first use.
+    export: Option<crate::ui::export_dialog::ExportDialog>,
+    /// Where exports go when the command line or a test says (no looking for the games).
+    maps_folder: Option<PathBuf>,
     quitting: bool,
     show_log: bool,
     title: String,
@@ -153,6 +159,8 @@ impl EditorApp {
             outcome,
             saving_revision: None,
             range_offer: None,
+            export: None,
+            maps_folder: options.maps_folder.clone(),
             quitting: false,
             show_log: true,
             title: String::new(),
@@ -317,6 +325,9 @@ impl EditorApp {
                         .add_filter("PNG images", &["png"])
                         .set_file_name(format!("{stem}_height.png"))
                         .save_file(),
+                    DialogKind::ExportFolder => rfd::FileDialog::new()
+                        .set_title("The game's maps folder to export into")
+                        .pick_folder(),
                 };
                 let _ = tx.send((kind, picked));
                 repaint.request_repaint();
@@ -347,6 +358,7 @@ impl EditorApp {
             DialogKind::SaveAs => self.start_save(path, ctx),
             DialogKind::ImportHeightmap => self.import_heightmap(&path),
             DialogKind::ExportHeightmap => self.export_heightmap(&path),
+            DialogKind::ExportFolder => self.export_folder_picked(path),
         }
     }
 
@@ -406,6 +418,8 @@ impl EditorApp {
                 self.scene = scene.map(|s| *s);
             }
             Outcome::Listed { source, maps } => self.offer_wz2100_maps(source, maps, ctx),
+            // exports run in the Export dialog, not here
+            Outcome::Exported(_) | Outcome::ExportRefused { .. } | Outcome::ExportCancelled => {}
             Outcome::Saved { dir, seconds } => {
                 self.log
                     .info(format!("saved {} in {seconds:.1} s", dir.display()));
@@ -492,6 +506,7 @@ impl eframe::App for EditorApp {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         self.shortcuts(&ctx);
+        self.export_ui(&ctx);
 
         // drag and drop
         let dropped: Vec<PathBuf> = ctx.input(|i| {
