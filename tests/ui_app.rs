@@ -2,6 +2,7 @@
 //! drawn into the window): it opens on the starter map, draws it, and undoes a stroke.
 //! Skips with a message when there is no GPU adapter.
 
+mod common;
 mod editor_support;
 
 use editor_support::{editor, gpu_setup, step_until};

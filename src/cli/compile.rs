@@ -175,6 +175,11 @@ fn install(
     for p in &done.cleaned {
         eprintln!("removed a stale temporary file: {}", p.display());
     }
+    if args.timings {
+        for (stage, t) in &done.compile.stage_times {
+            eprintln!("{:>9} {:>7.3} s", stage.label(), t.as_secs_f64());
+        }
+    }
     eprintln!(
         "installed ({:.1} MB in {:.2} s); checked with our reader. In BAR's lobby, Rescan files (or restart) to see it.",
         done.bytes as f64 / 1e6,
