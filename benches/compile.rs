@@ -1,6 +1,10 @@
 //! Compiles a 16x16 map from a noisy 8192x8192 texture with Groundwork and with Spring's own
-//! `mapcompile -ct 1` on the same images, side by side: wall time, peak memory, distinct tiles
-//! and PSNR of the decoded ground texture against the source.
+//! `mapcompile -ct 1` on the same images, side by side: wall time, peak memory, archive size,
+//! distinct tiles and PSNR of the decoded ground texture against the source. With the newest
+//! peer built (`../shared/peers/build_springmapconvng.sh`; its folder in
+//! `GROUNDWORK_PEER_BIN`, default `/tmp/springmapconvng/build`) and 7-Zip on the PATH (`7zz`,
+//! `7z` or `7za`), also the mapmaker's alternative: the peer's `mapcompile`, then `7z a -mx=1`
+//! of what it wrote, against `groundwork compile -o X.sd7`.
 //!
 //! `cargo bench --bench compile` (set `GROUNDWORK_BENCH_UNITS=8` for a smaller map, and
 //! `GROUNDWORK_BENCH_BEST=1` to add the slow best-quality encoder, `GROUNDWORK_BENCH_NOISE=0.35`
@@ -16,6 +20,7 @@ use groundwork::formats::bc1::psnr_rgb;
 use groundwork::formats::read_map;
 
 /// What one run cost.
+#[derive(Clone, Copy)]
 struct Cost {
     wall: Duration,
     /// User + system CPU time: steadier than wall time on a busy machine.
@@ -144,6 +149,8 @@ fn flip_rows(rgba: &[u8], side: usize) -> Vec<u8> {
 struct Row {
     tool: String,
     cost: Cost,
+    /// The archive's size, when the tool wrote one.
+    archive_bytes: Option<u64>,
     distinct: Option<usize>,
     psnr: Option<f64>,
     note: String,
@@ -214,6 +221,7 @@ fn main() {
         let (distinct, psnr, note) = decoded(&out, &source, side);
         rows.push(Row {
             tool: label.into(),
+            archive_bytes: (!out.is_dir()).then(|| std::fs::metadata(&out).map_or(0, |m| m.len())),
             cost,
             distinct,
             psnr,
@@ -221,12 +229,13 @@ fn main() {
         });
     }
 
-    let mapcompile = Path::new("/usr/games/mapcompile");
-    if mapcompile.is_file() {
+    // the same images through a mapcompile: Debian's, and the newest peer's
+    let compile_with = |mapcompile: &Path, out_dir: &Path| {
         let p = &project;
-        let cost = measure(
+        std::fs::create_dir_all(out_dir).unwrap();
+        measure(
             Command::new(mapcompile)
-                .current_dir(dir.path())
+                .current_dir(out_dir)
                 .arg("-t")
                 .arg(p.join("texture.bmp"))
                 .arg("-m")
@@ -236,21 +245,105 @@ fn main() {
                 .arg("-h")
                 .arg(p.join("height.png"))
                 .args(["-maxh", "400", "-minh", "-100", "-o", "mc", "-ct", "1"]),
-        );
+        )
+    };
+    let debian = Path::new("/usr/games/mapcompile");
+    if debian.is_file() {
+        let out_dir = dir.path().join("debian");
+        let cost = compile_with(debian, &out_dir);
         let (distinct, psnr, note) = if cost.ok {
-            decoded(&dir.path().join("mc.smf"), &source, side)
+            decoded(&out_dir.join("mc.smf"), &source, side)
         } else {
             (None, None, "failed".into())
         };
         rows.push(Row {
             tool: "mapcompile -ct 1 -> .smf/.smt".into(),
+            archive_bytes: None,
             cost,
             distinct,
             psnr,
             note,
         });
     } else {
-        eprintln!("mapcompile not found (apt-get install -y spring): Groundwork alone");
+        eprintln!("mapcompile not found (apt-get install -y spring): skipped");
+    }
+    let peer_dir = std::env::var_os("GROUNDWORK_PEER_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/tmp/springmapconvng/build".into());
+    let peer = peer_dir.join("mapcompile");
+    let seven = ["7zz", "7z", "7za"].into_iter().find(|b| {
+        Command::new(b)
+            .arg("i")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok()
+    });
+    // 7-Zip over groundwork's own files: the same bytes through the other packer
+    if let Some(seven) = seven {
+        let sdd = dir.path().join("out.sdd");
+        let archive = dir.path().join("sdd-by-7zip.sd7");
+        let cost = measure(
+            Command::new(seven)
+                .current_dir(&sdd)
+                .args(["a", "-mx=1", "-ms=off"])
+                .arg(&archive)
+                .arg("."),
+        );
+        rows.push(Row {
+            tool: format!("{seven} a -mx=1 of groundwork's .sdd"),
+            archive_bytes: std::fs::metadata(&archive).ok().map(|m| m.len()),
+            cost,
+            distinct: None,
+            psnr: None,
+            note: "packing only".into(),
+        });
+    }
+    match (peer.is_file(), seven) {
+        (true, Some(seven)) => {
+            let out_dir = dir.path().join("peer");
+            let compiled = compile_with(&peer, &out_dir);
+            let (distinct, psnr, note) = if compiled.ok {
+                decoded(&out_dir.join("mc.smf"), &source, side)
+            } else {
+                (None, None, "failed".into())
+            };
+            rows.push(Row {
+                tool: "peer mapcompile -ct 1".into(),
+                archive_bytes: None,
+                cost: compiled,
+                distinct,
+                psnr,
+                note: note.clone(),
+            });
+            let archive = out_dir.join("mc.sd7");
+            let packed = measure(
+                Command::new(seven)
+                    .current_dir(&out_dir)
+                    .args(["a", "-mx=1", "-ms=off"])
+                    .arg(&archive)
+                    .args(["mc.smf", "mc.smt"]),
+            );
+            let both = Cost {
+                wall: compiled.wall + packed.wall,
+                cpu: compiled.cpu + packed.cpu,
+                peak_bytes: compiled.peak_bytes.max(packed.peak_bytes),
+                ok: compiled.ok && packed.ok,
+            };
+            rows.push(Row {
+                tool: format!("peer mapcompile + {seven} a -mx=1"),
+                archive_bytes: std::fs::metadata(&archive).ok().map(|m| m.len()),
+                cost: both,
+                distinct,
+                psnr,
+                note,
+            });
+        }
+        (false, _) => eprintln!(
+            "the peer is not built ({}; ../shared/peers/build_springmapconvng.sh): skipped",
+            peer.display()
+        ),
+        (true, None) => eprintln!("7-Zip not found (7zz, 7z or 7za): the peer pair skipped"),
     }
 
     println!(
@@ -258,16 +351,18 @@ fn main() {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     println!(
-        "{:<34} {:>8} {:>8} {:>9} {:>9} {:>8}  note",
-        "tool", "wall s", "cpu s", "peak MiB", "distinct", "PSNR dB"
+        "{:<34} {:>8} {:>8} {:>9} {:>10} {:>9} {:>8}  note",
+        "tool", "wall s", "cpu s", "peak MiB", "archive MB", "distinct", "PSNR dB"
     );
     for r in &rows {
         println!(
-            "{:<34} {:>8.2} {:>8.2} {:>9.0} {:>9} {:>8}  {}",
+            "{:<34} {:>8.2} {:>8.2} {:>9.0} {:>10} {:>9} {:>8}  {}",
             r.tool,
             r.cost.wall.as_secs_f64(),
             r.cost.cpu.as_secs_f64(),
             r.cost.peak_bytes as f64 / (1 << 20) as f64,
+            r.archive_bytes
+                .map_or("-".into(), |b| format!("{:.3}", b as f64 / 1e6)),
             r.distinct.map_or("-".into(), |d| d.to_string()),
             r.psnr.map_or("-".into(), |p| format!("{p:.2}")),
             r.note
@@ -283,5 +378,30 @@ fn main() {
             ours.cost.cpu.as_secs_f64() / theirs.cost.cpu.as_secs_f64() * 100.0,
             ours.psnr.unwrap_or(0.0) - theirs.psnr.unwrap_or(0.0)
         );
+    }
+    if let (Some(ours), Some(pair)) = (
+        rows.iter().find(|r| r.tool.ends_with(".sd7")),
+        rows.iter()
+            .find(|r| r.tool.starts_with("peer mapcompile +")),
+    ) {
+        println!(
+            "groundwork -> .sd7 takes {:.0}% of the peer's mapcompile + 7-Zip -mx=1 wall time (target: 80% at most), {:+.3} dB PSNR",
+            ours.cost.wall.as_secs_f64() / pair.cost.wall.as_secs_f64() * 100.0,
+            ours.psnr.unwrap_or(0.0) - pair.psnr.unwrap_or(0.0)
+        );
+        if let Some(same) = rows
+            .iter()
+            .find(|r| r.tool.ends_with("of groundwork's .sdd"))
+        {
+            println!(
+                "our .sd7 is {:.3} MB; 7-Zip -mx=1 packs the same files into {:.3} MB ({:+.2}%), the peer's into {:.3} MB",
+                ours.archive_bytes.unwrap_or(0) as f64 / 1e6,
+                same.archive_bytes.unwrap_or(0) as f64 / 1e6,
+                (ours.archive_bytes.unwrap_or(0) as f64 / same.archive_bytes.unwrap_or(1) as f64
+                    - 1.0)
+                    * 100.0,
+                pair.archive_bytes.unwrap_or(0) as f64 / 1e6,
+            );
+        }
     }
 }
