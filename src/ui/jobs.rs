@@ -439,6 +439,34 @@ mod tests {
         );
         assert!(matches!(wait(&job), Outcome::ExportCancelled));
         assert_eq!(std::fs::read_dir(maps.path()).unwrap().count(), 0);
+        // cancelled while the tiles are compressed: stops, and nothing appears
+        let big = Arc::new(crate::edit::procedural::relief_map(
+            MapSize::new(8, 8).unwrap(),
+            5,
+            "Big",
+        ));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job = export(
+            big,
+            maps.path().into(),
+            kind,
+            false,
+            cancel.clone(),
+            ctx.clone(),
+        );
+        let t0 = Instant::now();
+        while job.progress.stage() != "tiles" {
+            assert!(t0.elapsed().as_secs() < 60, "the tiles stage never came");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        let asked = Instant::now();
+        assert!(matches!(wait(&job), Outcome::ExportCancelled));
+        eprintln!(
+            "stopped {:.0} ms after Cancel",
+            asked.elapsed().as_secs_f64() * 1000.0
+        );
+        assert_eq!(std::fs::read_dir(maps.path()).unwrap().count(), 0);
         // the document edited after the click: the archive holds the snapshot
         let mut live = snapshot.clone();
         let cancel = Arc::new(AtomicBool::new(false));
