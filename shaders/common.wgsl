@@ -24,7 +24,8 @@ struct Frame {
     overlay_params: vec4<f32>,
     // x, y: brush centre (world x, z) in elmos; z: radius in elmos; w: 1 when shown
     cursor: vec4<f32>,
-    // x, y: view size in pixels
+    // x, y: view size in pixels; z: 1 while drawing the water's mirrored reflection picture;
+    // w: 1 in the water's debug view (all but the water black)
     viewport: vec4<f32>,
     // the ground shader's sea bed tint (mapinfo water.absorb, baseColor, minColor)
     water_absorb: vec4<f32>,

@@ -55,6 +55,10 @@ fn vs_main(in: VertexIn) -> VertexOut {
     let world = vec3<f32>(f32(v.x) * 8.0, h, f32(v.y) * 8.0);
     var out: VertexOut;
     out.clip = frame.view_proj * vec4<f32>(world, 1.0);
+    if (frame.viewport.z > 0.5) {
+        // the water's reflection picture: the terrain mirrored in the plane y = 0
+        out.clip = frame.view_proj * vec4<f32>(world.x, -world.y, world.z, 1.0);
+    }
     out.world = world;
     out.normal = normal;
     out.wall = f32(in.skirt);
@@ -156,6 +160,14 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     }
     if (frame.overlay_params.w > 0.5 && in.world.y < 0.0) {
         discard;
+    }
+    // the reflection shows only what stands above the water
+    if (frame.viewport.z > 0.5 && in.world.y < 0.0) {
+        discard;
+    }
+    // the water's debug view: everything but the water is black
+    if (frame.viewport.w > 0.5) {
+        return vec4<f32>(0.0, 0.0, 0.0, 1.0);
     }
     return vec4<f32>(col, 1.0);
 }

@@ -25,6 +25,14 @@ pub struct RenderArgs {
     /// Leave out the grass blades (drawn near the eye as BAR grows them).
     #[arg(long)]
     pub no_grass_blades: bool,
+    /// Draw one water term as grey instead of the water: fresnel, specular, diffuse or
+    /// surface-mix (flat normal, time 0; each water pixel round(255 * clamp(v / 2, 0, 1)),
+    /// everything else black).
+    #[arg(long)]
+    pub water_term: Option<String>,
+    /// Seconds on the water's clock (waves, foam and caustics move with it).
+    #[arg(long, default_value_t = 0.0)]
+    pub time: f32,
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -48,9 +56,18 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
 pub fn run(args: RenderArgs) -> Result<(), String> {
     let (w, h) = parse_size(&args.size)?;
     let preset = CameraPreset::parse(&args.camera)?;
-    let mut opts = ViewOptions {
-        grass_blades: !args.no_grass_blades,
-        ..ViewOptions::default()
+    let water_term = args
+        .water_term
+        .as_deref()
+        .map(crate::gpu::water::WaterTerm::parse)
+        .transpose()?;
+    let mut opts = match water_term {
+        Some(t) => ViewOptions::water_term_only(t),
+        None => ViewOptions {
+            grass_blades: !args.no_grass_blades,
+            time_seconds: args.time,
+            ..ViewOptions::default()
+        },
     };
     for o in &args.overlay {
         Overlay::parse(o)?.enable(&mut opts);

@@ -29,6 +29,8 @@ pub enum CameraPreset {
     Overview,
     /// Orthographic, straight down, north up.
     Top,
+    /// From the south at 45 degrees, the whole map in frame.
+    FortyFive,
     /// Low over the southern edge, looking across the map.
     Grazing,
     /// An eye and a target in elmos.
@@ -36,15 +38,16 @@ pub enum CameraPreset {
 }
 
 impl CameraPreset {
-    /// Parses `overview`, `top`, `grazing` or `x,y,z:tx,ty,tz`.
+    /// Parses `overview`, `top`, `45`, `grazing` or `x,y,z:tx,ty,tz`.
     pub fn parse(s: &str) -> Result<CameraPreset, String> {
         match s {
             "overview" => Ok(CameraPreset::Overview),
             "top" => Ok(CameraPreset::Top),
+            "45" | "45deg" => Ok(CameraPreset::FortyFive),
             "grazing" => Ok(CameraPreset::Grazing),
             _ => {
                 let (eye, target) = s.split_once(':').ok_or_else(|| {
-                    format!("camera `{s}`: expected overview, top, grazing or x,y,z:tx,ty,tz")
+                    format!("camera `{s}`: expected overview, top, 45, grazing or x,y,z:tx,ty,tz")
                 })?;
                 let vec = |t: &str| -> Result<Vec3, String> {
                     let v: Vec<f32> = t
@@ -81,6 +84,10 @@ impl Camera {
         };
         match preset {
             CameraPreset::Overview => cam.frame(width_elmos, depth_elmos, 16.0 / 9.0),
+            CameraPreset::FortyFive => {
+                cam.pitch_rad = 45f32.to_radians();
+                cam.frame(width_elmos, depth_elmos, 16.0 / 9.0);
+            }
             CameraPreset::Top => {
                 cam.ortho = true;
                 cam.pitch_rad = std::f32::consts::FRAC_PI_2;

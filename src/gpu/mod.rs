@@ -14,6 +14,7 @@
 //! - [`snapshot`]: one picture of a map with no window.
 //! - [`target`]: offscreen pictures and reading them back.
 //! - [`view`]: overlays and their colours.
+//! - [`water`]: BumpWater's terms, their CPU twin, the normal texture and the coast field.
 
 pub mod camera;
 pub mod context;
@@ -27,6 +28,7 @@ pub mod snapshot;
 pub mod target;
 pub mod terrain;
 pub mod view;
+pub mod water;
 
 pub use camera::{Camera, CameraPreset};
 pub use context::{GpuContext, GpuError};

@@ -12,6 +12,7 @@ use super::scene::{MapScene, MarkerInstance};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, RenderTarget};
 use super::terrain::{ChunkInstance, GridVertex, LOD_LEVELS, lod_geometry};
 use super::view::{ViewOptions, slope_from_degrees};
+use super::water::WaterUniform;
 
 /// The per-frame uniform block; `Frame` in `shaders/common.wgsl`.
 #[repr(C)]
@@ -55,6 +56,7 @@ pub struct Renderer {
     pub scene_layout: wgpu::BindGroupLayout,
     pub tile_layout: wgpu::BindGroupLayout,
     pub grass_layout: wgpu::BindGroupLayout,
+    pub water_layout: wgpu::BindGroupLayout,
     pub sampler: wgpu::Sampler,
     terrain: wgpu::RenderPipeline,
     grass: wgpu::RenderPipeline,
@@ -124,11 +126,8 @@ impl Renderer {
                 label: Some("scene"),
                 entries: &[
                     uniform_entry(0, vf),
-                    texture_entry(
-                        1,
-                        wgpu::ShaderStages::VERTEX,
-                        wgpu::TextureSampleType::Float { filterable: false },
-                    ),
+                    // the heights: the water's fragments read the depth under them
+                    texture_entry(1, vf, wgpu::TextureSampleType::Float { filterable: false }),
                     texture_entry(2, fs, wgpu::TextureSampleType::Float { filterable: false }),
                     // the grass bytes: the grass pipeline reads them per patch
                     texture_entry(3, vf, wgpu::TextureSampleType::Float { filterable: false }),
@@ -166,6 +165,25 @@ impl Renderer {
                     wgpu::BindGroupLayoutEntry {
                         binding: 3,
                         visibility: vf,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        count: None,
+                    },
+                ],
+            });
+        let filterable = wgpu::TextureSampleType::Float { filterable: true };
+        let water_layout = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("water"),
+                entries: &[
+                    uniform_entry(0, fs),
+                    texture_entry(1, fs, filterable),
+                    texture_entry(2, fs, filterable),
+                    texture_entry(3, fs, filterable),
+                    texture_entry(4, fs, filterable),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 5,
+                        visibility: fs,
                         ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                         count: None,
                     },
@@ -289,11 +307,18 @@ impl Renderer {
             });
 
         let water_shader = shader(ctx, "water", include_str!("../../shaders/water.wgsl"));
+        let water_pipeline_layout =
+            ctx.device
+                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("water"),
+                    bind_group_layouts: &[Some(&scene_layout), Some(&water_layout)],
+                    immediate_size: 0,
+                });
         let water = ctx
             .device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("water"),
-                layout: Some(&scene_only),
+                layout: Some(&water_pipeline_layout),
                 vertex: wgpu::VertexState {
                     module: &water_shader,
                     entry_point: Some("vs_main"),
@@ -307,7 +332,7 @@ impl Renderer {
                     module: &water_shader,
                     entry_point: Some("fs_main"),
                     compilation_options: Default::default(),
-                    targets: &targets_blend,
+                    targets: &targets_opaque,
                 }),
                 multiview_mask: None,
                 cache: None,
@@ -371,6 +396,7 @@ impl Renderer {
             scene_layout,
             tile_layout,
             grass_layout,
+            water_layout,
             sampler,
             terrain,
             grass,
@@ -439,14 +465,21 @@ impl Renderer {
                 Some([x, z, r]) => [x, z, r, 1.0],
                 None => [0.0; 4],
             },
-            viewport: [target.width as f32, target.height as f32, 0.0, 0.0],
+            viewport: [
+                target.width as f32,
+                target.height as f32,
+                0.0,
+                if opts.water_term.is_some() { 1.0 } else { 0.0 },
+            ],
             water_absorb: v3(look.water_absorb, 0.0),
             water_base: v3(look.water_base, 0.0),
             water_min: v3(look.water_min, 0.0),
         }
     }
 
-    /// Draws `scene` as `camera` sees it into `target`, and submits the work.
+    /// Draws `scene` as `camera` sees it into `target`, and submits the work: the terrain's
+    /// mirror image for the water (when the water is on), the terrain and grass, a copy of that
+    /// for the water to refract, the water, the markers.
     pub fn render(
         &self,
         ctx: &GpuContext,
@@ -483,55 +516,73 @@ impl Renderer {
             ctx.queue
                 .write_buffer(&scene.grass.uniform, 0, bytemuck::bytes_of(&u));
         }
+        let water_on = opts.water && !scene.water.look.void_water;
+        let reflect = water_on && opts.water_reflection && opts.water_term.is_none();
+        if water_on {
+            let mut w = WaterUniform::new(
+                &scene.water.look,
+                scene.water.map_mid,
+                opts.time_seconds,
+                opts.water_term,
+            );
+            w.mode[3] = if reflect { 1.0 } else { 0.0 };
+            ctx.queue
+                .write_buffer(&scene.water.uniform, 0, bytemuck::bytes_of(&w));
+        }
+        if reflect {
+            // the mirror picture: no overlays, no cursor, at its own (half) size
+            let mut r = uniform;
+            r.overlay = [0.0; 4];
+            r.overlay_params[0] = 0.0;
+            r.overlay_params[1] = 0.0;
+            r.overlay_params[2] = 0.0;
+            r.cursor = [0.0; 4];
+            let wt = &target.water;
+            r.viewport = [
+                wt.reflection.width() as f32,
+                wt.reflection.height() as f32,
+                1.0,
+                0.0,
+            ];
+            ctx.queue
+                .write_buffer(&scene.reflect_frame, 0, bytemuck::bytes_of(&r));
+        }
         let mut enc = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("view"),
             });
+        let sky = if opts.water_term.is_some() {
+            [0.0; 3]
+        } else {
+            scene.look.sky.map(|c| c.clamp(0.0, 1.0) as f64)
+        };
+        let sky = wgpu::Color {
+            r: sky[0],
+            g: sky[1],
+            b: sky[2],
+            a: 1.0,
+        };
+        if reflect {
+            let wt = &target.water;
+            let mut pass = begin(
+                &mut enc,
+                "water reflection",
+                &wt.reflection_view,
+                &wt.reflection_depth_view,
+                Some(sky),
+            );
+            self.draw_terrain(&mut pass, scene, &scene.reflect_bind_group, &sel);
+        }
         {
-            let sky = scene.look.sky.map(|c| c.clamp(0.0, 1.0) as f64);
-            let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("view"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target.color_view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: sky[0],
-                            g: sky[1],
-                            b: sky[2],
-                            a: 1.0,
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &target.depth_view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(0.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            pass.set_pipeline(&self.terrain);
-            pass.set_bind_group(0, &scene.bind_group, &[]);
-            pass.set_vertex_buffer(1, scene.instances.slice(..));
-            let mut bound_tile = usize::MAX;
-            for d in &sel.draws {
-                if d.tile != bound_tile {
-                    pass.set_bind_group(1, &scene.tiles.tiles[d.tile].bind_group, &[]);
-                    bound_tile = d.tile;
-                }
-                let lod = &self.lods[d.lod];
-                pass.set_vertex_buffer(0, lod.vertices.slice(..));
-                pass.set_index_buffer(lod.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..lod.index_count, 0, d.first..d.first + d.count);
-            }
+            let mut pass = begin(
+                &mut enc,
+                "view",
+                &target.color_view,
+                &target.depth_view,
+                Some(sky),
+            );
+            self.draw_terrain(&mut pass, scene, &scene.bind_group, &sel);
             if grass_patches > 0 {
                 pass.set_pipeline(&self.grass);
                 pass.set_bind_group(0, &scene.bind_group, &[]);
@@ -539,9 +590,64 @@ impl Renderer {
                 pass.set_vertex_buffer(0, self.grass_patch.slice(..));
                 pass.draw(0..self.grass_patch_vertices, 0..grass_patches);
             }
-            if opts.water && !scene.look.void_water {
+        }
+        let water_group = water_on.then(|| {
+            // the water refracts the frame drawn so far
+            enc.copy_texture_to_texture(
+                target.color.as_image_copy(),
+                target.water.refraction.as_image_copy(),
+                wgpu::Extent3d {
+                    width: target.width,
+                    height: target.height,
+                    depth_or_array_layers: 1,
+                },
+            );
+            fn view(v: &wgpu::TextureView) -> wgpu::BindingResource<'_> {
+                wgpu::BindingResource::TextureView(v)
+            }
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("water"),
+                layout: &self.water_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: scene.water.uniform.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: view(&scene.water.normals),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: view(&target.water.reflection_view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: view(&target.water.refraction_view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: view(&scene.water.coast_view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: wgpu::BindingResource::Sampler(&scene.water.sampler),
+                    },
+                ],
+            })
+        });
+        {
+            let mut pass = begin(
+                &mut enc,
+                "water",
+                &target.color_view,
+                &target.depth_view,
+                None,
+            );
+            if let Some(group) = &water_group {
                 pass.set_pipeline(&self.water);
                 pass.set_bind_group(0, &scene.bind_group, &[]);
+                pass.set_bind_group(1, group, &[]);
                 pass.draw(0..6, 0..1);
             }
             if opts.markers && scene.marker_count > 0 {
@@ -559,4 +665,65 @@ impl Renderer {
             grass_patches,
         }
     }
+
+    /// The selected terrain chunks with the frame uniform of `scene_group`.
+    fn draw_terrain(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        scene: &MapScene,
+        scene_group: &wgpu::BindGroup,
+        sel: &super::terrain::Selection,
+    ) {
+        pass.set_pipeline(&self.terrain);
+        pass.set_bind_group(0, scene_group, &[]);
+        pass.set_vertex_buffer(1, scene.instances.slice(..));
+        let mut bound_tile = usize::MAX;
+        for d in &sel.draws {
+            if d.tile != bound_tile {
+                pass.set_bind_group(1, &scene.tiles.tiles[d.tile].bind_group, &[]);
+                bound_tile = d.tile;
+            }
+            let lod = &self.lods[d.lod];
+            pass.set_vertex_buffer(0, lod.vertices.slice(..));
+            pass.set_index_buffer(lod.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..lod.index_count, 0, d.first..d.first + d.count);
+        }
+    }
+}
+
+/// A render pass over `color` and `depth`, cleared to `clear` (and the far depth), or kept.
+fn begin<'e>(
+    enc: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    color: &wgpu::TextureView,
+    depth: &wgpu::TextureView,
+    clear: Option<wgpu::Color>,
+) -> wgpu::RenderPass<'e> {
+    let (load, depth_load) = match clear {
+        Some(c) => (wgpu::LoadOp::Clear(c), wgpu::LoadOp::Clear(0.0)),
+        None => (wgpu::LoadOp::Load, wgpu::LoadOp::Load),
+    };
+    enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: color,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth,
+            depth_ops: Some(wgpu::Operations {
+                load: depth_load,
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
 }

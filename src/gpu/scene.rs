@@ -11,6 +11,7 @@ use super::ground::GroundTiles;
 use super::renderer::Renderer;
 use super::terrain::{CHUNK_SQUARES, ChunkGrid, ChunkInstance};
 use super::view::type_colour;
+use super::water::SceneWater;
 use super::{GpuContext, GpuError};
 use crate::edit::{GridRect, LayerId};
 use crate::map::{Map, MapSettings};
@@ -91,6 +92,11 @@ pub struct MapScene {
     palette: wgpu::Buffer,
     pub(super) frame: wgpu::Buffer,
     pub(super) bind_group: wgpu::BindGroup,
+    /// The frame uniform and bind group of the water's mirrored reflection picture.
+    pub(super) reflect_frame: wgpu::Buffer,
+    pub(super) reflect_bind_group: wgpu::BindGroup,
+    /// The water: its look, normal texture and coast field.
+    pub water: SceneWater,
     pub(super) tiles: GroundTiles,
     pub chunks: ChunkGrid,
     pub(super) instances: wgpu::Buffer,
@@ -197,40 +203,54 @@ impl MapScene {
             view(&layers[2]),
             view(&layers[3]),
         );
-        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("scene"),
-            layout: &renderer.scene_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: frame.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&hv),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(&mv),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(&gv),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: wgpu::BindingResource::TextureView(&tv),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 5,
-                    resource: palette.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 6,
-                    resource: wgpu::BindingResource::Sampler(&renderer.sampler),
-                },
-            ],
+        let scene_group = |frame: &wgpu::Buffer| {
+            fn tex(v: &wgpu::TextureView) -> wgpu::BindingResource<'_> {
+                wgpu::BindingResource::TextureView(v)
+            }
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("scene"),
+                layout: &renderer.scene_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: frame.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: tex(&hv),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: tex(&mv),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: tex(&gv),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: tex(&tv),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: palette.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 6,
+                        resource: wgpu::BindingResource::Sampler(&renderer.sampler),
+                    },
+                ],
+            })
+        };
+        let bind_group = scene_group(&frame);
+        let reflect_frame = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("reflection frame"),
+            size: frame.size(),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
         });
+        let reflect_bind_group = scene_group(&reflect_frame);
+        let water = SceneWater::new(ctx, map);
         ctx.queue.submit([]);
         let tiles = GroundTiles::upload(ctx, &renderer.tile_layout, &map.texture, progress)?;
         let chunks = ChunkGrid::new(&map.heights);
@@ -260,6 +280,9 @@ impl MapScene {
             palette,
             frame,
             bind_group,
+            reflect_frame,
+            reflect_bind_group,
+            water,
             tiles,
             chunks,
             instances,
@@ -281,7 +304,11 @@ impl MapScene {
 
     /// Bytes this map holds on the GPU (textures with mips, buffers).
     pub fn gpu_bytes(&self) -> u64 {
-        self.gpu_bytes_fixed + self.tiles.gpu_bytes + self.markers.size() + self.grass.gpu_bytes()
+        self.gpu_bytes_fixed
+            + self.tiles.gpu_bytes
+            + self.markers.size()
+            + self.grass.gpu_bytes()
+            + self.water.gpu_bytes()
     }
 
     /// Chunks along each side of a ground tile.
@@ -302,6 +329,7 @@ impl MapScene {
         self.look = SceneLook::from_settings(settings);
         self.height_range = (settings.min_height_elmos, settings.max_height_elmos);
         self.grass.config = crate::map::grass::GrassConfig::from_settings(settings);
+        self.water.look = crate::map::water::BumpWater::from_settings(settings);
     }
 
     /// Loads the blades again when the settings name another blade texture (`apply_settings`
@@ -312,11 +340,12 @@ impl MapScene {
         }
     }
 
-    /// Takes up an edited grass layer, once per document `revision`: whether BAR reads it as
-    /// legacy yes/no grass.
-    pub fn apply_grass(&mut self, grass: &crate::map::GrassMap, revision: u64) {
+    /// Takes up the edited document, once per `revision`: whether BAR reads the grass as
+    /// legacy yes/no grass, and the coast field of the heights.
+    pub fn follow_document(&mut self, ctx: &GpuContext, map: &Map, revision: u64) {
         if self.grass_revision != Some(revision) {
-            self.grass.legacy = legacy_grass(grass);
+            self.grass.legacy = legacy_grass(&map.grass);
+            self.water.follow_heights(ctx, &map.heights, revision);
             self.grass_revision = Some(revision);
         }
     }

@@ -1,6 +1,7 @@
 //! An offscreen picture to draw into: colour (read back as RGBA8 for PNGs, or shown by the
 //! window through an sRGB view) and reverse-Z depth.
 
+use super::water::WaterTargets;
 use super::{GpuContext, GpuError};
 
 /// The colour format the renderer writes: gamma-space bytes, as the engine computes its ground
@@ -17,6 +18,8 @@ pub struct RenderTarget {
     pub depth_view: wgpu::TextureView,
     pub width: u32,
     pub height: u32,
+    /// What the water samples: its reflection picture and the frame under it.
+    pub water: WaterTargets,
 }
 
 impl RenderTarget {
@@ -59,6 +62,7 @@ impl RenderTarget {
             depth,
             width,
             height,
+            water: WaterTargets::new(ctx, width, height),
         }
     }
 
@@ -68,7 +72,7 @@ impl RenderTarget {
 
     /// Bytes the target holds on the GPU.
     pub fn gpu_bytes(&self) -> u64 {
-        self.width as u64 * self.height as u64 * 8
+        self.width as u64 * self.height as u64 * 8 + self.water.gpu_bytes()
     }
 
     /// The picture as tightly packed RGBA8 rows, top row first. Waits for the GPU.

@@ -20,6 +20,12 @@ pub struct ViewOptions {
     pub markers: bool,
     /// Grass blades as BAR grows them (near the eye: they fade out with distance).
     pub grass_blades: bool,
+    /// The terrain mirrored in the water (one more terrain pass at half size).
+    pub water_reflection: bool,
+    /// Draw one water term as grey instead of the water (flat normal, time 0).
+    pub water_term: Option<super::water::WaterTerm>,
+    /// Seconds on the water's clock (waves, foam, caustics move with it).
+    pub time_seconds: f32,
     /// The brush outline: centre x, z and radius in elmos.
     pub cursor: Option<[f32; 3]>,
     /// Level of detail: a chunk is drawn coarser while a square stays under this many pixels.
@@ -41,8 +47,23 @@ impl Default for ViewOptions {
             water: true,
             markers: true,
             grass_blades: true,
+            water_reflection: true,
+            water_term: None,
+            time_seconds: 0.0,
             cursor: None,
             lod_pixels_per_square: 4.0,
+        }
+    }
+}
+
+impl ViewOptions {
+    /// The debug view of one water term: nothing but the water, drawn as that term's grey.
+    pub fn water_term_only(term: super::water::WaterTerm) -> ViewOptions {
+        ViewOptions {
+            water_term: Some(term),
+            markers: false,
+            grass_blades: false,
+            ..ViewOptions::default()
         }
     }
 }

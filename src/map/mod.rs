@@ -9,6 +9,7 @@ pub mod settings;
 pub mod size;
 pub mod symmetry;
 pub mod texture;
+pub mod water;
 
 pub use grid::Grid;
 pub use lua_value::{LuaKey, LuaTable, LuaValue};

@@ -644,7 +644,7 @@ impl eframe::App for EditorApp {
                         kernels: gpu.kernels.as_ref(),
                         egui_renderer: &gpu.egui_renderer,
                     };
-                    scene.apply_grass(&doc.map().grass, doc.session.revision());
+                    scene.follow_document(&gpu.ctx, doc.map(), doc.session.revision());
                     self.viewport.spot_labels = if self.viewport.view.metal {
                         self.metal
                             .report(doc.map(), doc.session.revision())
