@@ -212,6 +212,7 @@ fn main() {
             settings: map.settings.clone(),
             size: map.size,
             symmetry: map.symmetry,
+            water_presets: Vec::new(),
         };
         let (w, h) = map.heights.dims();
         println!(

@@ -382,3 +382,58 @@ fn export_from_the_file_menu_shows_progress_and_the_result() {
             .is_some()
     );
 }
+
+#[test]
+fn dragging_the_sun_gizmo_moves_the_sun() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    let before = harness
+        .state()
+        .document()
+        .unwrap()
+        .map()
+        .settings
+        .lighting
+        .sun_dir_or_default();
+    let gizmo = harness.get_by_label("Sun").rect();
+    // from the middle (straight up) to the east edge (low in the east)
+    let from = gizmo.center();
+    let to = egui::pos2(gizmo.right() - 8.0, gizmo.center().y);
+    harness.event(egui::Event::PointerMoved(from));
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.step();
+    for k in 1..=6 {
+        harness.event(egui::Event::PointerMoved(
+            from + (to - from) * (k as f32 / 6.0),
+        ));
+        harness.step();
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.step();
+    let sun = harness
+        .state()
+        .document()
+        .unwrap()
+        .map()
+        .settings
+        .lighting
+        .sun_dir_or_default();
+    assert_ne!(sun, before);
+    // east and low: x dominant, a little up, no north-south
+    assert!(
+        sun[0] > 0.8 && sun[1] > 0.0 && sun[1] < 0.4 && sun[2].abs() < 0.1,
+        "{sun:?}"
+    );
+}

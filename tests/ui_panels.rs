@@ -34,12 +34,12 @@ fn properties_panel() {
         return;
     }
     let map = small_map();
-    let mut panel = PropertiesPanel;
+    let mut panel = PropertiesPanel::default();
     let mut harness = Harness::builder()
         .with_size(egui::vec2(380.0, 560.0))
         .wgpu()
         .build_ui(|ui| {
-            panel.ui(ui, &map.settings, map.teams.len(), &[]);
+            panel.ui(ui, &map.settings, map.teams.len(), &[], &[]);
         });
     harness.run();
     harness.snapshot("ui_properties");
@@ -52,12 +52,12 @@ fn properties_warn_about_unplayable_settings_and_edit_live() {
         extractor_radius_elmos: 500.0,
         ..MapSettings::default()
     };
-    let mut state = (PropertiesPanel, settings, 0usize);
+    let mut state = (PropertiesPanel::default(), settings, 0usize);
     let mut harness = Harness::builder()
         .with_size(egui::vec2(380.0, 600.0))
         .build_ui_state(
             |ui, (panel, settings, edits): &mut (PropertiesPanel, MapSettings, usize)| {
-                if let Some(new) = panel.ui(ui, settings, 0, &[]) {
+                if let Some(new) = panel.ui(ui, settings, 0, &[], &[]).settings {
                     *settings = new;
                     *edits += 1;
                 }
@@ -92,12 +92,12 @@ fn properties_warn_about_unplayable_settings_and_edit_live() {
 fn the_grass_section_writes_custom_grass_config() {
     let settings = MapSettings::default();
     let files = ["maps/grass_blades.dds", "features/tree.lua"];
-    let state = (PropertiesPanel, settings);
+    let state = (PropertiesPanel::default(), settings);
     let mut harness = Harness::builder()
         .with_size(egui::vec2(380.0, 900.0))
         .build_ui_state(
             |ui, (panel, settings): &mut (PropertiesPanel, MapSettings)| {
-                if let Some(new) = panel.ui(ui, settings, 2, &files) {
+                if let Some(new) = panel.ui(ui, settings, 2, &files, &[]).settings {
                     *settings = new;
                 }
             },
@@ -241,4 +241,64 @@ fn minimap_and_log() {
         egui::pos2(70.0, 420.0),
     ));
     harness.snapshot("ui_minimap_log");
+}
+
+#[test]
+fn water_presets_apply_and_save() {
+    use groundwork::map::water::WaterPreset;
+    let state = (
+        PropertiesPanel::default(),
+        MapSettings::default(),
+        Vec::<WaterPreset>::new(),
+    );
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(420.0, 1400.0))
+        .build_ui_state(
+        |ui, (panel, settings, presets): &mut (PropertiesPanel, MapSettings, Vec<WaterPreset>)| {
+            let change = panel.ui(ui, settings, 2, &[], presets);
+            if let Some(s) = change.settings {
+                *settings = s;
+            }
+            if let Some(p) = change.presets {
+                *presets = p;
+            }
+        },
+        state,
+    );
+    harness.run();
+    harness.get_by_label("Water").click();
+    harness.run();
+    // unset keys show the engine default; specularFactor's is 1
+    assert!(
+        harness
+            .query_all_by_label_contains("1 (default)")
+            .next()
+            .is_some()
+    );
+    harness.get_by_label("Preset").click();
+    harness.run();
+    harness.get_by_label("Deep ocean").click();
+    harness.run();
+    harness.get_by_label("Apply").click();
+    harness.run();
+    let deep = groundwork::map::water::builtin_presets()
+        .into_iter()
+        .find(|p| p.name == "Deep ocean")
+        .unwrap();
+    assert_eq!(
+        harness.state().1.water.surface_color,
+        deep.water.surface_color
+    );
+    // the set keys now have reset buttons; saving keeps the look under a name
+    assert!(harness.query_all_by_label("reset").next().is_some());
+    harness.get_by_label("Save as").click();
+    harness.run();
+    harness.get_by_label("Save as").type_text("My sea");
+    harness.run();
+    harness.get_by_label("Save preset").click();
+    harness.run();
+    let (_, settings, presets) = harness.into_state();
+    assert_eq!(presets.len(), 1);
+    assert_eq!(presets[0].name, "My sea");
+    assert_eq!(presets[0].water, settings.water);
 }

@@ -211,6 +211,7 @@ fn build_map(
         settings,
         bundled_files,
         symmetry: crate::map::SymmetryMode::None,
+        water_presets: Vec::new(),
     };
     if map.teams.is_empty() {
         warnings.push("no start positions in mapinfo.lua".into());

@@ -76,6 +76,9 @@ pub struct Map {
     /// How the map repeats for its teams; every editing tool follows it (`map.toml` only,
     /// the engine never sees it).
     pub symmetry: SymmetryMode,
+    /// The mapmaker's own water looks, kept in `map.toml` beside the built-in ones (the engine
+    /// never sees them).
+    pub water_presets: Vec<water::WaterPreset>,
 }
 
 /// A layer handed to [`Map`] whose size does not match the map.
@@ -113,6 +116,7 @@ impl Map {
             settings,
             bundled_files: Vec::new(),
             symmetry: SymmetryMode::None,
+            water_presets: Vec::new(),
         }
     }
 

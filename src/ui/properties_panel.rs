@@ -5,14 +5,28 @@
 use std::ops::RangeInclusive;
 
 use crate::map::grass::GrassConfig;
+use crate::map::water::{WaterPreset, builtin_presets, defaults as wd};
 use crate::map::{MapSettings, MoveSpeeds, TerrainType};
 
 #[derive(Debug, Default)]
-pub struct PropertiesPanel;
+pub struct PropertiesPanel {
+    /// The water preset picked in the list (built-in ones first, then the map's own).
+    preset: usize,
+    /// The name the current water will be saved under as a preset.
+    preset_name: String,
+}
+
+/// What the user changed in the panel.
+#[derive(Debug, Default)]
+pub struct PropertiesChange {
+    pub settings: Option<MapSettings>,
+    /// The map's own water presets, when one was saved or deleted.
+    pub presets: Option<Vec<WaterPreset>>,
+}
 
 /// The frame every optional row shares: the label, a tick that sets the value (to `default`)
 /// or clears it (the engine default then applies), and `edit` for a set value or the `unset`
-/// text for a cleared one.
+/// text for a cleared one; a set value shows the engine default beside it and a reset button.
 fn optional_row<T: Clone>(
     ui: &mut egui::Ui,
     label: &str,
@@ -23,6 +37,7 @@ fn optional_row<T: Clone>(
 ) -> bool {
     let l = ui.label(label).id;
     let mut changed = false;
+    let default_text = unset();
     ui.horizontal(|ui| {
         let mut set = v.is_some();
         if ui
@@ -35,9 +50,19 @@ fn optional_row<T: Clone>(
             changed = true;
         }
         match v {
-            Some(x) => changed |= edit(ui, x, l),
+            Some(x) => {
+                changed |= edit(ui, x, l);
+                if ui
+                    .small_button("reset")
+                    .on_hover_text(format!("back to the engine default: {default_text}"))
+                    .clicked()
+                {
+                    *v = None;
+                    changed = true;
+                }
+            }
             None => {
-                ui.weak(unset());
+                ui.weak(default_text);
             }
         }
     });
@@ -115,7 +140,16 @@ fn opt_colour(ui: &mut egui::Ui, label: &str, v: &mut Option<[f32; 3]>, default:
         )
     };
     optional_row(ui, label, v, default, unset, |ui, c, l| {
-        let picked = ui.color_edit_button_rgb(c).labelled_by(l).changed();
+        // the picker works in HSV and hands back a colour a rounding away: take it only when
+        // the user picked
+        let mut shown = *c;
+        let picked = ui
+            .color_edit_button_rgb(&mut shown)
+            .labelled_by(l)
+            .changed();
+        if picked {
+            *c = shown;
+        }
         components(ui, c, 0.0..=2.0, 0.005, l) | picked
     })
 }
@@ -166,16 +200,18 @@ fn text(ui: &mut egui::Ui, label: &str, v: &mut String) -> bool {
 
 impl PropertiesPanel {
     /// Shows `settings` for a map with `team_count` start positions whose archive carries the
-    /// files `bundled` (paths); returns the new settings when the user changed any.
+    /// files `bundled` (paths) and which keeps the water `presets`; returns what changed.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         settings: &MapSettings,
         team_count: usize,
         bundled: &[&str],
-    ) -> Option<MapSettings> {
+        presets: &[WaterPreset],
+    ) -> PropertiesChange {
         let mut s = settings.clone();
         let mut changed = false;
+        let mut new_presets = None;
         let warnings = s.playability_warnings(team_count);
         if !warnings.is_empty() {
             egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -234,46 +270,60 @@ impl PropertiesPanel {
                 });
             });
             egui::CollapsingHeader::new("Water").show(ui, |ui| {
+                let ground_diffuse = s.lighting.ground_diffuse_or_default();
+                ui.label(format!(
+                    "Damage {} hp/s to units in the water; tidal generators make {} energy.",
+                    s.water.damage.unwrap_or(wd::DAMAGE),
+                    s.tidal_strength
+                ));
+                let (applied, saved) = self.presets_ui(ui, &s.water, presets);
+                if let Some(water) = applied {
+                    let damage = s.water.damage;
+                    s.water = water;
+                    s.water.damage = s.water.damage.or(damage);
+                    changed = true;
+                }
+                new_presets = saved;
                 let w = &mut s.water;
                 egui::Grid::new("water").num_columns(2).striped(true).show(ui, |ui| {
-                    changed |= opt_f32(ui, "damage", &mut w.damage, 0.0, 0.0..=10000.0, " /s");
-                    changed |= opt_colour(ui, "planeColor", &mut w.plane_color, [0.0, 0.4, 0.0]);
-                    changed |= opt_colour(ui, "surfaceColor", &mut w.surface_color, [0.75, 0.8, 0.85]);
-                    changed |= opt_f32(ui, "surfaceAlpha", &mut w.surface_alpha, 0.55, 0.0..=1.0, "");
+                    changed |= opt_f32(ui, "damage", &mut w.damage, wd::DAMAGE, 0.0..=10000.0, " hp/s");
+                    changed |= opt_colour(ui, "planeColor", &mut w.plane_color, wd::PLANE_COLOR);
+                    changed |= opt_colour(ui, "surfaceColor", &mut w.surface_color, wd::SURFACE_COLOR);
+                    changed |= opt_f32(ui, "surfaceAlpha", &mut w.surface_alpha, wd::SURFACE_ALPHA, 0.0..=1.0, "");
                     changed |= opt_colour(ui, "absorb", &mut w.absorb, [0.0; 3]);
                     changed |= opt_colour(ui, "baseColor", &mut w.base_color, [0.0; 3]);
                     changed |= opt_colour(ui, "minColor", &mut w.min_color, [0.0; 3]);
-                    changed |= opt_colour(ui, "diffuseColor", &mut w.diffuse_color, [1.0; 3]);
-                    changed |= opt_colour(ui, "specularColor", &mut w.specular_color, [0.5; 3]);
-                    changed |= opt_f32(ui, "ambientFactor", &mut w.ambient_factor, 1.0, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "diffuseFactor", &mut w.diffuse_factor, 1.0, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "specularFactor", &mut w.specular_factor, 0.5, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "specularPower", &mut w.specular_power, 20.0, 0.0..=1000.0, "");
-                    changed |= opt_f32(ui, "fresnelMin", &mut w.fresnel_min, 0.2, 0.0..=1.0, "");
-                    changed |= opt_f32(ui, "fresnelMax", &mut w.fresnel_max, 0.8, 0.0..=1.0, "");
-                    changed |= opt_f32(ui, "fresnelPower", &mut w.fresnel_power, 4.0, 0.0..=50.0, "");
-                    changed |= opt_f32(ui, "reflectionDistortion", &mut w.reflection_distortion, 1.0, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "blurBase", &mut w.blur_base, 2.0, 0.0..=20.0, "");
-                    changed |= opt_f32(ui, "blurExponent", &mut w.blur_exponent, 1.5, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "perlinStartFreq", &mut w.perlin_start_freq, 8.0, 0.0..=100.0, "");
-                    changed |= opt_f32(ui, "perlinLacunarity", &mut w.perlin_lacunarity, 3.0, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "perlinAmplitude", &mut w.perlin_amplitude, 0.9, 0.0..=10.0, "");
+                    changed |= opt_colour(ui, "diffuseColor", &mut w.diffuse_color, wd::DIFFUSE_COLOR);
+                    changed |= opt_colour(ui, "specularColor", &mut w.specular_color, ground_diffuse);
+                    changed |= opt_f32(ui, "ambientFactor", &mut w.ambient_factor, wd::AMBIENT_FACTOR, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "diffuseFactor", &mut w.diffuse_factor, wd::DIFFUSE_FACTOR, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "specularFactor", &mut w.specular_factor, wd::SPECULAR_FACTOR, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "specularPower", &mut w.specular_power, wd::SPECULAR_POWER, 0.0..=1000.0, "");
+                    changed |= opt_f32(ui, "fresnelMin", &mut w.fresnel_min, wd::FRESNEL_MIN, 0.0..=2.0, "");
+                    changed |= opt_f32(ui, "fresnelMax", &mut w.fresnel_max, wd::FRESNEL_MAX, 0.0..=2.0, "");
+                    changed |= opt_f32(ui, "fresnelPower", &mut w.fresnel_power, wd::FRESNEL_POWER, 0.0..=50.0, "");
+                    changed |= opt_f32(ui, "reflectionDistortion", &mut w.reflection_distortion, wd::REFLECTION_DISTORTION, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "blurBase", &mut w.blur_base, wd::BLUR_BASE, 0.0..=20.0, " px");
+                    changed |= opt_f32(ui, "blurExponent", &mut w.blur_exponent, wd::BLUR_EXPONENT, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "perlinStartFreq", &mut w.perlin_start_freq, wd::PERLIN_START_FREQ, 0.0..=100.0, "");
+                    changed |= opt_f32(ui, "perlinLacunarity", &mut w.perlin_lacunarity, wd::PERLIN_LACUNARITY, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "perlinAmplitude", &mut w.perlin_amplitude, wd::PERLIN_AMPLITUDE, 0.0..=10.0, "");
                     changed |= opt_f32(ui, "windSpeed", &mut w.wind_speed, 1.0, 0.0..=100.0, "");
                     changed |= opt_f32(ui, "repeatX", &mut w.repeat_x, 0.0, 0.0..=100.0, "");
                     changed |= opt_f32(ui, "repeatY", &mut w.repeat_y, 0.0, 0.0..=100.0, "");
-                    changed |= opt_bool(ui, "shoreWaves", &mut w.shore_waves, true);
+                    changed |= opt_bool(ui, "shoreWaves", &mut w.shore_waves, wd::SHORE_WAVES);
                     changed |= opt_bool(ui, "forceRendering", &mut w.force_rendering, false);
                     changed |= opt_bool(ui, "hasWaterPlane", &mut w.has_water_plane, false);
                     changed |= opt_f32(ui, "numTiles", &mut w.num_tiles, 4.0, 1.0..=16.0, "");
                     changed |= opt_string(ui, "normalTexture", &mut w.normal_texture);
                     changed |= opt_string(ui, "texture", &mut w.texture);
                     changed |= opt_string(ui, "foamTexture", &mut w.foam_texture);
-                    changed |= opt_f32(ui, "causticsResolution", &mut w.caustics_resolution, 75.0, 0.0..=1000.0, "");
-                    changed |= opt_f32(ui, "causticsStrength", &mut w.caustics_strength, 0.08, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "causticsResolution", &mut w.caustics_resolution, wd::CAUSTICS_RESOLUTION, 0.0..=1000.0, "");
+                    changed |= opt_f32(ui, "causticsStrength", &mut w.caustics_strength, wd::CAUSTICS_STRENGTH, 0.0..=10.0, "");
                     changed |= opt_f32(ui, "waveOffsetFactor", &mut w.wave_offset_factor, 0.0, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "waveLength", &mut w.wave_length, 0.15, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "waveLength", &mut w.wave_length, wd::WAVE_LENGTH, 0.0..=10.0, "");
                     changed |= opt_f32(ui, "waveFoamDistortion", &mut w.wave_foam_distortion, 0.05, 0.0..=10.0, "");
-                    changed |= opt_f32(ui, "waveFoamIntensity", &mut w.wave_foam_intensity, 0.5, 0.0..=10.0, "");
+                    changed |= opt_f32(ui, "waveFoamIntensity", &mut w.wave_foam_intensity, wd::WAVE_FOAM_INTENSITY, 0.0..=10.0, "");
                 });
             });
             egui::CollapsingHeader::new("Atmosphere").show(ui, |ui| {
@@ -303,7 +353,73 @@ impl PropertiesPanel {
                 ui.weak(format!("{kept} other keys are kept as they were and written back unchanged."));
             }
         });
-        changed.then_some(s)
+        PropertiesChange {
+            settings: changed.then_some(s),
+            presets: new_presets,
+        }
+    }
+
+    /// The water presets: pick one and apply it, or save the current water under a name (the
+    /// map's own, kept in `map.toml`). Returns the water to apply and the new list of the map's
+    /// presets.
+    fn presets_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        current: &crate::map::WaterSettings,
+        own: &[WaterPreset],
+    ) -> (Option<crate::map::WaterSettings>, Option<Vec<WaterPreset>>) {
+        let all: Vec<WaterPreset> = builtin_presets()
+            .into_iter()
+            .chain(own.iter().cloned())
+            .collect();
+        let builtin = all.len() - own.len();
+        self.preset = self.preset.min(all.len().saturating_sub(1));
+        let (mut apply, mut saved) = (None, None);
+        ui.horizontal(|ui| {
+            let l = ui.label("Preset").id;
+            egui::ComboBox::from_id_salt("water preset")
+                .selected_text(all[self.preset].name.clone())
+                .show_ui(ui, |ui| {
+                    for (i, p) in all.iter().enumerate() {
+                        let name = if i < builtin {
+                            p.name.clone()
+                        } else {
+                            format!("{} (this map's)", p.name)
+                        };
+                        ui.selectable_value(&mut self.preset, i, name);
+                    }
+                })
+                .response
+                .labelled_by(l);
+            if ui.button("Apply").clicked() {
+                apply = Some(all[self.preset].water.clone());
+            }
+            if self.preset >= builtin && ui.button("Delete").clicked() {
+                let name = &all[self.preset].name;
+                saved = Some(own.iter().filter(|p| &p.name != name).cloned().collect());
+                self.preset = 0;
+            }
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("Save as").id;
+            ui.add(egui::TextEdit::singleline(&mut self.preset_name).desired_width(140.0))
+                .labelled_by(l);
+            let name = self.preset_name.trim().to_string();
+            if ui
+                .add_enabled(!name.is_empty(), egui::Button::new("Save preset"))
+                .clicked()
+            {
+                let mut list: Vec<WaterPreset> =
+                    own.iter().filter(|p| p.name != name).cloned().collect();
+                list.push(WaterPreset {
+                    name,
+                    water: current.clone(),
+                });
+                saved = Some(list);
+                self.preset_name.clear();
+            }
+        });
+        (apply, saved)
     }
 }
 

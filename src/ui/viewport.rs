@@ -58,6 +58,8 @@ pub struct Viewport {
     pub size_px: [u32; 2],
     /// Where the view sat in the window last frame, in points.
     pub rect: egui::Rect,
+    /// The water's waves, foam and caustics move (the view redraws about 30 times a second).
+    pub animate_water: bool,
 }
 
 impl Default for Viewport {
@@ -77,6 +79,7 @@ impl Default for Viewport {
             stats: FrameStats::default(),
             size_px: [0, 0],
             rect: egui::Rect::NOTHING,
+            animate_water: true,
         }
     }
 }
@@ -181,6 +184,17 @@ impl Viewport {
         self.camera.clamp_above_ground(|x, z| ground_at(map, x, z));
     }
 
+    /// Moves the camera to a named view of the map (overhead, 45 degrees, grazing over its
+    /// largest water).
+    pub fn set_preset(&mut self, map: &Map, preset: CameraPreset) {
+        let aspect = if self.size_px[1] > 0 {
+            self.size_px[0] as f32 / self.size_px[1] as f32
+        } else {
+            16.0 / 9.0
+        };
+        self.camera = crate::gpu::snapshot::preset_camera(map, preset, aspect);
+    }
+
     /// Switches between the orbit camera and the top-down orthographic view.
     pub fn toggle_top_down(&mut self, map: &Map) {
         self.camera.ortho = !self.camera.ortho;
@@ -257,6 +271,11 @@ impl Viewport {
 
         // draw
         let mut view = self.view;
+        if self.animate_water && view.water {
+            view.time_seconds = ui.input(|i| i.time) as f32;
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(33));
+        }
         view.cursor = match (tools.current(), self.hover) {
             (Some((t, s)), Some(p)) => {
                 let r = if t.style() == StrokeStyle::Segment {
@@ -316,6 +335,11 @@ impl Viewport {
         }
         self.paint_start_labels(ui, scr, map);
         self.paint_spot_labels(ui, scr, map);
+        if let Some(sun) = sun_gizmo(ui, rect, map.settings.lighting.sun_dir_or_default()) {
+            let s = &mut doc.session.map_mut().settings;
+            s.lighting.sun_dir = Some([sun[0], sun[1], sun[2], 1.0]);
+            scene.apply_settings(s);
+        }
         report
     }
 
@@ -729,4 +753,62 @@ mod tests {
         assert!(pick_ground(&map, Vec3::new(300.0, 1000.0, 400.0), Vec3::Y).is_none());
         assert!(pick_ground(&map, Vec3::new(-500.0, 100.0, 400.0), Vec3::NEG_X).is_none());
     }
+}
+
+/// Side of the sun gizmo, in points.
+const SUN_GIZMO_POINTS: f32 = 86.0;
+
+/// The sun gizmo in the view's top-right corner: the sky seen from above (north up, the rim
+/// the horizon, the middle straight up) with the sun on it; dragging the sun sets
+/// `lighting.sunDir`. Returns the new direction towards the sun while it is dragged.
+fn sun_gizmo(ui: &mut egui::Ui, view: egui::Rect, sun: [f32; 3]) -> Option<[f32; 3]> {
+    let size = egui::vec2(SUN_GIZMO_POINTS, SUN_GIZMO_POINTS);
+    let rect = egui::Rect::from_min_size(
+        egui::pos2(view.right() - size.x - 8.0, view.top() + 8.0),
+        size,
+    );
+    let id = ui.scope_id().with("sun gizmo");
+    let response = ui.interact(rect, id, egui::Sense::drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Slider, true, "Sun"));
+    let painter = ui.painter_at(rect);
+    let c = rect.center();
+    let r = rect.width() * 0.5 - 6.0;
+    painter.circle_filled(c, r + 4.0, egui::Color32::from_black_alpha(120));
+    painter.circle_stroke(c, r, egui::Stroke::new(1.0, egui::Color32::from_gray(160)));
+    painter.circle_stroke(
+        c,
+        r * 0.5,
+        egui::Stroke::new(0.5, egui::Color32::from_gray(110)),
+    );
+    painter.text(
+        c - egui::vec2(0.0, r - 2.0),
+        egui::Align2::CENTER_TOP,
+        "N",
+        egui::FontId::proportional(10.0),
+        egui::Color32::from_gray(200),
+    );
+    // direction to screen: distance from the middle grows as the sun sinks
+    let len = (sun[0] * sun[0] + sun[1] * sun[1] + sun[2] * sun[2])
+        .sqrt()
+        .max(1e-6);
+    let (x, y, z) = (sun[0] / len, sun[1] / len, sun[2] / len);
+    let elevation = y.clamp(-1.0, 1.0).asin().max(0.0);
+    let flat = (x * x + z * z).sqrt().max(1e-6);
+    let rim = 1.0 - elevation / std::f32::consts::FRAC_PI_2;
+    let at = c + egui::vec2(x / flat, z / flat) * rim * r;
+    painter.circle_filled(at, 6.0, egui::Color32::from_rgb(255, 210, 60));
+    let pointer = response.interact_pointer_pos()?;
+    if !response.dragged() {
+        return None;
+    }
+    let d = (pointer - c) / r;
+    let rim = d.length().clamp(0.0, 0.98);
+    let elevation = (1.0 - rim) * std::f32::consts::FRAC_PI_2;
+    let heading = if d.length() > 1e-4 {
+        d / d.length()
+    } else {
+        egui::vec2(0.0, 1.0)
+    };
+    let (e_sin, e_cos) = elevation.sin_cos();
+    Some([heading.x * e_cos, e_sin, heading.y * e_cos])
 }

@@ -132,6 +132,7 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
         settings,
         bundled_files: read_bundled(&dir.join(BUNDLED_DIR))?,
         symmetry: parts.symmetry,
+        water_presets: parts.water_presets,
     };
     if map.grass.data().contains(&255) {
         warnings.push(

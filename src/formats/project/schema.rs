@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::map::settings::{ENGINE_DEFAULT_EXTRACTOR_RADIUS, ENGINE_DEFAULT_MAX_METAL};
+use crate::map::water::WaterPreset;
 use crate::map::{
     AtmosphereSettings, Feature, LightingSettings, LuaTable, Map, MapSettings, MapSize, MoveSpeeds,
     SymmetryMode, Team, TerrainType, WaterSettings,
@@ -20,6 +21,7 @@ pub struct ProjectParts {
     pub teams: Vec<Team>,
     pub features: Vec<Feature>,
     pub symmetry: SymmetryMode,
+    pub water_presets: Vec<WaterPreset>,
     pub warnings: Vec<String>,
 }
 
@@ -57,6 +59,18 @@ struct EditorSection {
     /// anti-diagonal, rotate-N.
     #[serde(default = "no_symmetry", skip_serializing_if = "is_no_symmetry")]
     symmetry: String,
+    /// The mapmaker's own water looks: `[[editor.water_presets]]` with a `name` and a `water`
+    /// table of the `[water]` keys.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    water_presets: Vec<PresetEntry>,
+}
+
+#[derive(Serialize, Deserialize, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct PresetEntry {
+    name: String,
+    #[serde(default)]
+    water: WaterSettings,
 }
 
 fn no_symmetry() -> String {
@@ -299,12 +313,22 @@ impl ProjectToml {
                 ));
             }
         }
+        let water_presets = self
+            .editor
+            .water_presets
+            .into_iter()
+            .map(|p| WaterPreset {
+                name: p.name,
+                water: p.water,
+            })
+            .collect();
         Ok(ProjectParts {
             size,
             settings,
             teams,
             features,
             symmetry,
+            water_presets,
             warnings,
         })
     }
@@ -373,6 +397,14 @@ impl ProjectToml {
                     SymmetryMode::None => String::new(),
                     m => m.to_string(),
                 },
+                water_presets: map
+                    .water_presets
+                    .iter()
+                    .map(|p| PresetEntry {
+                        name: p.name.clone(),
+                        water: p.water.clone(),
+                    })
+                    .collect(),
             },
         }
     }

@@ -261,3 +261,23 @@ fn bmp_textures_read_the_right_way_up() {
         .to_string();
     assert!(e.contains("is 1024x1024, but it must be 2048x1024"), "{e}");
 }
+
+#[test]
+fn the_maps_own_water_presets_travel_in_editor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = sample_map();
+    let mut water = crate::map::WaterSettings::default();
+    water.surface_color = Some([0.1, 0.2, 0.3]);
+    water.fresnel_max = Some(0.5);
+    m.water_presets = vec![crate::map::water::WaterPreset {
+        name: "Lagoon".into(),
+        water,
+    }];
+    save_project(&m, dir.path()).unwrap();
+    let text = std::fs::read_to_string(dir.path().join(PROJECT_FILE)).unwrap();
+    assert!(text.contains("[[editor.water_presets]]"), "{text}");
+    let back = load_project(dir.path()).unwrap().map;
+    assert_eq!(back.water_presets, m.water_presets);
+    // and they stay out of the compiled map's settings
+    assert_eq!(back.settings, m.settings);
+}

@@ -424,6 +424,7 @@ pub fn convert(
         settings,
         bundled_files: Vec::new(),
         symmetry: crate::map::SymmetryMode::None,
+        water_presets: Vec::new(),
     };
     Ok((out, report))
 }

@@ -144,6 +144,18 @@ impl EditorApp {
                     if ui.button(label).clicked() {
                         self.viewport.toggle_top_down(doc.map());
                     }
+                    ui.separator();
+                    use crate::gpu::CameraPreset;
+                    for (text, preset) in [
+                        ("Overhead", CameraPreset::Top),
+                        ("45 degrees", CameraPreset::FortyFive),
+                        ("Grazing over the water", CameraPreset::Grazing),
+                    ] {
+                        if ui.button(text).clicked() {
+                            self.viewport.set_preset(doc.map(), preset);
+                        }
+                    }
+                    ui.checkbox(&mut self.viewport.animate_water, "Animate the water");
                 }
                 ui.checkbox(&mut self.show_log, "Log");
             });

@@ -138,7 +138,7 @@ impl EditorApp {
             scene: None,
             viewport: Viewport::default(),
             tools: ToolsPanel::default(),
-            properties: PropertiesPanel,
+            properties: PropertiesPanel::default(),
             minimap: MinimapPanel::default(),
             metal: MetalPanel::default(),
             status: StatusBar,
@@ -624,7 +624,17 @@ impl eframe::App for EditorApp {
                         .iter()
                         .map(|f| f.path.as_str())
                         .collect();
-                    if let Some(new) = self.properties.ui(ui, &doc.map().settings, teams, &files) {
+                    let change = self.properties.ui(
+                        ui,
+                        &doc.map().settings,
+                        teams,
+                        &files,
+                        &doc.map().water_presets,
+                    );
+                    if let Some(presets) = change.presets {
+                        doc.session.map_mut().water_presets = presets;
+                    }
+                    if let Some(new) = change.settings {
                         doc.session.map_mut().settings = new;
                         if let Some(scene) = &mut self.scene {
                             scene.apply_settings(&doc.map().settings);
