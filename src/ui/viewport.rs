@@ -728,33 +728,6 @@ impl Viewport {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::map::{MapSettings, MapSize};
-
-    #[test]
-    fn picking_finds_the_ground_under_a_ray() {
-        let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
-        for h in map.heights.data_mut() {
-            *h = 50.0;
-        }
-        let hit = pick_ground(&map, Vec3::new(300.0, 1000.0, 400.0), Vec3::NEG_Y).unwrap();
-        assert!(
-            (hit - Vec3::new(300.0, 50.0, 400.0)).length() < 0.1,
-            "{hit:?}"
-        );
-        let slanted = Vec3::new(1.0, -1.0, 0.0).normalize();
-        let hit = pick_ground(&map, Vec3::new(0.0, 250.0, 500.0), slanted).unwrap();
-        assert!(
-            (hit.x - 200.0).abs() < 0.5 && (hit.y - 50.0).abs() < 0.5,
-            "{hit:?}"
-        );
-        assert!(pick_ground(&map, Vec3::new(300.0, 1000.0, 400.0), Vec3::Y).is_none());
-        assert!(pick_ground(&map, Vec3::new(-500.0, 100.0, 400.0), Vec3::NEG_X).is_none());
-    }
-}
-
 /// Side of the sun gizmo, in points.
 const SUN_GIZMO_POINTS: f32 = 86.0;
 
@@ -811,4 +784,31 @@ fn sun_gizmo(ui: &mut egui::Ui, view: egui::Rect, sun: [f32; 3]) -> Option<[f32;
     };
     let (e_sin, e_cos) = elevation.sin_cos();
     Some([heading.x * e_cos, e_sin, heading.y * e_cos])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{MapSettings, MapSize};
+
+    #[test]
+    fn picking_finds_the_ground_under_a_ray() {
+        let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+        for h in map.heights.data_mut() {
+            *h = 50.0;
+        }
+        let hit = pick_ground(&map, Vec3::new(300.0, 1000.0, 400.0), Vec3::NEG_Y).unwrap();
+        assert!(
+            (hit - Vec3::new(300.0, 50.0, 400.0)).length() < 0.1,
+            "{hit:?}"
+        );
+        let slanted = Vec3::new(1.0, -1.0, 0.0).normalize();
+        let hit = pick_ground(&map, Vec3::new(0.0, 250.0, 500.0), slanted).unwrap();
+        assert!(
+            (hit.x - 200.0).abs() < 0.5 && (hit.y - 50.0).abs() < 0.5,
+            "{hit:?}"
+        );
+        assert!(pick_ground(&map, Vec3::new(300.0, 1000.0, 400.0), Vec3::Y).is_none());
+        assert!(pick_ground(&map, Vec3::new(-500.0, 100.0, 400.0), Vec3::NEG_X).is_none());
+    }
 }

@@ -266,9 +266,11 @@ fn bmp_textures_read_the_right_way_up() {
 fn the_maps_own_water_presets_travel_in_editor() {
     let dir = tempfile::tempdir().unwrap();
     let mut m = sample_map();
-    let mut water = crate::map::WaterSettings::default();
-    water.surface_color = Some([0.1, 0.2, 0.3]);
-    water.fresnel_max = Some(0.5);
+    let water = crate::map::WaterSettings {
+        surface_color: Some([0.1, 0.2, 0.3]),
+        fresnel_max: Some(0.5),
+        ..Default::default()
+    };
     m.water_presets = vec![crate::map::water::WaterPreset {
         name: "Lagoon".into(),
         water,
