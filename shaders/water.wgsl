@@ -190,7 +190,7 @@ fn fs_main(in: WaterOut) -> @location(0) vec4<f32> {
             var f = fract(vec4<f32>(0.25, 0.5, 0.75, 1.0) + time * 50.0);
             f = clamp(vec4<f32>(1.0) - (f * 1.4 - vec4<f32>(coastdist)) / WAVE_LENGTH, vec4<f32>(0.0), vec4<f32>(1.0));
             let intensity = dot(wave_front(f), rands) * coastdist * min(1.0 - waterdepth, 0.8) * 1.5;
-            rgb += wavefoam * intensity * water.mode.z * 2.0;
+            rgb += wavefoam * intensity * water.mode.z;
         }
     }
 

@@ -353,7 +353,10 @@ impl ToolsPanel {
 
 fn layers_ui(ui: &mut egui::Ui, view: &mut ViewOptions, settings: &MapSettings) {
     ui.heading("Layers");
-    ui.checkbox(&mut view.water, "Water plane");
+    ui.checkbox(&mut view.water, "Water (as BumpWater draws it)");
+    if view.water {
+        ui.checkbox(&mut view.water_reflection, "Water reflects the terrain");
+    }
     ui.checkbox(&mut view.markers, "Start positions and features");
     ui.checkbox(&mut view.grid, "Grid (128 squares)");
     ui.horizontal(|ui| {
