@@ -105,13 +105,16 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let view_dir = normalize(frame.camera_pos.xyz - in.world);
     let half_v = normalize(l + view_dir);
     let spec = pow(max(dot(n, half_v), 0.0), frame.specular.w) * frame.specular.rgb;
-    var light = frame.ambient.rgb + frame.diffuse.rgb * ndl;
+    // the engine's ground light (SMFFragProg): (ambient + diffuse x N.L) x SMF_INTENSITY_MULT
+    let intensity = 0.8235;
+    var light = (frame.ambient.rgb + frame.diffuse.rgb * ndl) * intensity;
     if (frame.overlay_params.w < 0.5 && in.world.y < 0.0) {
-        // the engine's sea bed: light fading with depth towards the water's colours
-        let depth = min(-in.world.y, 1023.0);
+        // the engine's sea bed: from 10 elmos down the light is the water's colours, losing
+        // `absorb` an elmo of depth from `baseColor`, never below `minColor`
+        let depth = -in.world.y;
         let water_light = min(ndl * 2.0 + 0.4, 1.0);
-        let under = max(frame.water_min.rgb, frame.water_base.rgb - frame.water_absorb.rgb * depth);
-        light = mix(light, under * water_light, min(depth, 1.0));
+        let under = max(frame.water_min.rgb, frame.water_base.rgb - frame.water_absorb.rgb * min(depth, 1023.0));
+        light = mix(light, under * intensity * water_light, min(depth / 10.0, 1.0));
     }
     var col = base * light + spec;
     let shade = 0.55 + 0.45 * ndl;

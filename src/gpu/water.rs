@@ -316,12 +316,15 @@ pub struct SceneWater {
 impl SceneWater {
     pub fn new(ctx: &GpuContext, map: &Map) -> SceneWater {
         let look = BumpWater::from_settings(&map.settings);
-        let normals = texture_with_mips(
-            ctx,
-            "water normals",
-            &generated_normals(),
-            (NORMAL_TEXELS, NORMAL_TEXELS),
-        );
+        let normals = match map_normals(map) {
+            Some((rgba, w, h)) => texture_with_mips(ctx, "water normals", &rgba, (w, h)),
+            None => texture_with_mips(
+                ctx,
+                "water normals",
+                &generated_normals(),
+                (NORMAL_TEXELS, NORMAL_TEXELS),
+            ),
+        };
         let (cw, ch) = map.heights.dims();
         let coast = super::scene::texture_2d(
             ctx,
@@ -402,6 +405,18 @@ impl SceneWater {
         let (w, h) = (self.coast.width() as u64, self.coast.height() as u64);
         (NORMAL_TEXELS * NORMAL_TEXELS * 4 * 4 / 3) as u64 + w * h
     }
+}
+
+/// The map's own `water.normalTexture`, when its archive carries that file (tried as given
+/// and under `maps/`, as the engine looks) and it decodes; at most 2048 texels a side.
+fn map_normals(map: &Map) -> Option<(Vec<u8>, usize, usize)> {
+    let name = map.settings.water.normal_texture.as_ref()?;
+    let want = name.replace('\\', "/").to_ascii_lowercase();
+    let file = map.bundled_files.iter().find(|f| {
+        let p = f.path.to_ascii_lowercase();
+        p == want || p == format!("maps/{want}")
+    })?;
+    crate::formats::image_file::decode_rgba(&file.data, &file.path, 2048).ok()
 }
 
 /// The pictures the water of one view samples: the terrain mirrored in the water (half size)
@@ -516,6 +531,26 @@ mod tests {
         // past the reach: 0
         assert_eq!(f[20], 0);
         assert!(f[1] > f[2] && f[2] > f[5]);
+    }
+
+    #[test]
+    fn a_maps_own_normal_texture_is_found_under_maps() {
+        let mut m = Map::new(
+            crate::map::MapSize::new(2, 2).unwrap(),
+            MapSettings::default(),
+        );
+        assert!(map_normals(&m).is_none());
+        let mut png = Vec::new();
+        image::RgbaImage::from_pixel(8, 4, image::Rgba([128, 128, 255, 255]))
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        m.bundled_files.push(crate::map::BundledFile {
+            path: "maps/Waves.png".into(),
+            data: png,
+        });
+        m.settings.water.normal_texture = Some("waves.png".into());
+        let (rgba, w, h) = map_normals(&m).unwrap();
+        assert_eq!((w, h, &rgba[..4]), (8, 4, &[128, 128, 255, 255][..]));
     }
 
     #[test]
