@@ -29,13 +29,18 @@ pub struct EditorOptions {
     pub screenshot: Option<(PathBuf, u32)>,
     /// Export into this maps folder, instead of looking for the games (tests).
     pub maps_folder: Option<PathBuf>,
+    /// The water moves (the command line's editor; tests keep it still, so pictures repeat).
+    pub animate_water: bool,
 }
 
 impl EditorOptions {
     /// Parses the editor's own arguments (`PATH`, `--screenshot PATH`, `--frames N`); `None`
     /// when they are not the editor's (a subcommand, `--help`), so the CLI should take them.
     pub fn from_args(args: &[String]) -> Option<Result<EditorOptions, String>> {
-        let mut o = EditorOptions::default();
+        let mut o = EditorOptions {
+            animate_water: true,
+            ..EditorOptions::default()
+        };
         let mut frames = None;
         let mut shot = None;
         let mut i = 0;
@@ -134,7 +139,10 @@ mod tests {
     fn editor_arguments() {
         assert_eq!(
             EditorOptions::from_args(&[]),
-            Some(Ok(EditorOptions::default()))
+            Some(Ok(EditorOptions {
+                animate_water: true,
+                ..EditorOptions::default()
+            }))
         );
         let o = EditorOptions::from_args(&args(&["maps/a.sd7"]))
             .unwrap()

@@ -168,6 +168,7 @@ impl EditorApp {
             job_longest_frame: std::time::Duration::ZERO,
             last_frame: std::time::Instant::now(),
         };
+        app.viewport.animate_water = options.animate_water;
         match options.open {
             Some(path) => app.open_path(path, &cc.egui_ctx),
             None => app.start_open(Source::Starter, &cc.egui_ctx),
