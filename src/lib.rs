@@ -22,4 +22,6 @@ pub mod gpu;
 pub mod install;
 pub mod lint;
 pub mod map;
+#[doc(hidden)]
+pub mod test_support;
 pub mod ui;

@@ -38,7 +38,7 @@ fn smf_section(smf: &[u8], ptr_offset: usize, len: usize) -> Vec<u8> {
 #[test]
 fn bar_template_round_trips_through_a_project() {
     let Some(original) = common::fixture("bar/Map_Blueprint_V1.sdd") else {
-        eprintln!("skipped: fixtures not found");
+        groundwork::test_support::skip("fixtures not found");
         return;
     };
     if common::referee_or_skip().is_none() {
@@ -123,7 +123,7 @@ fn bar_template_round_trips_through_a_project() {
 #[test]
 fn bare_smf_without_tiles_decompiles_from_its_minimap() {
     let Some(smf_path) = common::fixture("bar/Great_Divide.smf") else {
-        eprintln!("skipped: fixtures not found");
+        groundwork::test_support::skip("fixtures not found");
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -19,7 +19,7 @@ fn gpu() -> Option<GpuContext> {
     match GpuContext::headless() {
         Ok(c) => Some(c),
         Err(e) => {
-            eprintln!("skipped: no GPU adapter ({e})");
+            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
             None
         }
     }

@@ -17,12 +17,12 @@ fn gpu_with_compute() -> Option<GpuContext> {
     let ctx = match GpuContext::headless() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("skipped: no GPU adapter ({e})");
+            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
             return None;
         }
     };
     if !ctx.compute {
-        eprintln!("skipped: {} has no compute shaders", ctx.describe());
+        groundwork::test_support::skip(&format!("{} has no compute shaders", ctx.describe()));
         return None;
     }
     Some(ctx)
@@ -555,7 +555,7 @@ fn without_compute_the_cpu_twin_edits_and_uploads() {
     let ctx = match GpuContext::headless() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("skipped: no GPU adapter ({e})");
+            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
             return;
         }
     };

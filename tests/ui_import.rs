@@ -18,18 +18,16 @@ use groundwork::ui::{EditorApp, EditorOptions};
 
 const MP_WZ: &str = "/usr/share/games/warzone2100/mp.wz";
 
-/// Keeps the recent-files list of the person running the tests out of it.
-fn private_config() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    // SAFETY: nextest runs each test in its own process, before any other thread reads it.
-    unsafe { std::env::set_var("XDG_CONFIG_HOME", dir.path()) };
-    dir
-}
-
-/// The editor started on `open`, as `groundwork PATH` starts it.
-fn editor_on(open: &Path, setup: egui_wgpu::WgpuSetup) -> Harness<'static, EditorApp> {
+/// The editor started on `open`, as `groundwork PATH` starts it, keeping its recent-files list
+/// in `config` (not the list of the person running the tests).
+fn editor_on(
+    open: &Path,
+    config: &Path,
+    setup: egui_wgpu::WgpuSetup,
+) -> Harness<'static, EditorApp> {
     let options = EditorOptions {
         open: Some(open.to_path_buf()),
+        config_dir: Some(config.to_path_buf()),
         ..EditorOptions::default()
     };
     editor(options, setup)
@@ -39,11 +37,11 @@ fn editor_on(open: &Path, setup: egui_wgpu::WgpuSetup) -> Harness<'static, Edito
 fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
     let mp = PathBuf::from(MP_WZ);
     if !mp.is_file() {
-        eprintln!("skipped: warzone2100-data not found");
+        groundwork::test_support::skip("warzone2100-data not found");
         return;
     }
     let Some(setup) = gpu_setup() else { return };
-    let config = private_config();
+    let config = tempfile::tempdir().unwrap();
     let maps = wz2100::list_maps(&mp).unwrap();
     let importable: Vec<_> = maps
         .iter()
@@ -54,7 +52,7 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
         .position(|m| m.name == "2c-urbanchasm")
         .expect("mp.wz holds 2c-urbanchasm");
 
-    let mut harness = editor_on(&mp, setup);
+    let mut harness = editor_on(&mp, config.path(), setup);
     // the archive holds many maps: nothing opens until one is picked
     step_until(&mut harness, "the map chooser", |h| {
         h.query_by_label("Import a Warzone 2100 map").is_some()
@@ -93,7 +91,7 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
     assert!(report.contains("Warzone"), "{report}");
     let title = harness.state().title();
     assert!(title.starts_with('*'), "{title}");
-    let recent = std::fs::read_to_string(config.path().join("groundwork").join("recent.txt"));
+    let recent = std::fs::read_to_string(config.path().join("recent.txt"));
     assert!(
         recent.as_deref().unwrap_or("").contains("mp.wz"),
         "the archive is in the recent list: {recent:?}"
@@ -119,12 +117,12 @@ fn a_warzone_archive_lists_its_maps_and_the_picked_one_imports_and_saves() {
 #[test]
 fn a_starcraft_map_on_the_command_line_imports() {
     let Some(path) = common::fixture("sc2/Simple64.SC2Map") else {
-        eprintln!("skipped: fixtures not found");
+        groundwork::test_support::skip("fixtures not found");
         return;
     };
     let Some(setup) = gpu_setup() else { return };
-    let _config = private_config();
-    let mut harness = editor_on(&path, setup);
+    let config = tempfile::tempdir().unwrap();
+    let mut harness = editor_on(&path, config.path(), setup);
     step_until(&mut harness, "the import", |h| h.state().is_ready());
     let doc = harness.state().document().unwrap();
     assert!(doc.dirty());
@@ -171,7 +169,7 @@ fn the_import_options_reach_the_importer() {
     use groundwork::formats::sc2::Sc2Options;
     use groundwork::ui::jobs::{self, Outcome, Source};
     let Some(path) = common::fixture("sc2/Simple64.SC2Map") else {
-        eprintln!("skipped: fixtures not found");
+        groundwork::test_support::skip("fixtures not found");
         return;
     };
     let ctx = egui::Context::default();

@@ -18,7 +18,7 @@ fn have_gpu() -> bool {
     match groundwork::gpu::GpuContext::headless() {
         Ok(_) => true,
         Err(e) => {
-            eprintln!("skipped: no GPU adapter to draw snapshots with ({e})");
+            groundwork::test_support::skip(&format!("no GPU adapter to draw snapshots with ({e})"));
             false
         }
     }

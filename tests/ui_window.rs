@@ -7,11 +7,11 @@ use std::process::Command;
 #[test]
 fn the_window_draws_the_starter_map_and_saves_a_screenshot() {
     if Command::new("xvfb-run").arg("--help").output().is_err() {
-        eprintln!("skipped: xvfb-run not found");
+        groundwork::test_support::skip("xvfb-run not found");
         return;
     }
     if let Err(e) = groundwork::gpu::GpuContext::headless() {
-        eprintln!("skipped: no GPU adapter ({e})");
+        groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
         return;
     }
     let dir = tempfile::tempdir().unwrap();

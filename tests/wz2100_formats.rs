@@ -226,7 +226,7 @@ fn bad_input_gives_one_clear_error() {
 fn real_map_in_newer_forms_imports_the_same() {
     let mp = PathBuf::from(wz2100::SYSTEM_DATA_DIR).join("mp.wz");
     if !mp.is_file() {
-        eprintln!("skipped: Warzone 2100 data (mp.wz) not found");
+        groundwork::test_support::skip("Warzone 2100 data (mp.wz) not found");
         return;
     }
     let mut z = zip::ZipArchive::new(std::fs::File::open(&mp).unwrap()).unwrap();

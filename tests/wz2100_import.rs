@@ -17,7 +17,7 @@ fn mp_wz() -> Option<PathBuf> {
     if p.is_file() {
         Some(p)
     } else {
-        eprintln!("skipped: Warzone 2100 data (mp.wz) not found");
+        groundwork::test_support::skip("Warzone 2100 data (mp.wz) not found");
         None
     }
 }

@@ -117,7 +117,7 @@ mod tests {
             "../shared/fixtures/bar/Map_Blueprint_V1.sdd/maps/grass_field_dry.dds.cached.dds",
         );
         let Ok(bytes) = std::fs::read(&path) else {
-            eprintln!("skipped: fixtures not found");
+            crate::test_support::skip("fixtures not found");
             return;
         };
         let (rgba, w, h) = decode_rgba(&bytes, "grass_field_dry.dds.cached.dds", 4096).unwrap();

@@ -94,8 +94,8 @@ impl ExportDialog {
     }
 
     /// The dialog as the editor opens it: this computer's folders, the installed game's feature
-    /// names, the choice kept in the editor's config folder.
-    pub fn for_this_computer() -> ExportDialog {
+    /// names, the choice kept in `config_dir` (the user's config folder when `None`).
+    pub fn for_this_computer(config_dir: Option<&std::path::Path>) -> ExportDialog {
         let env = crate::install::HomeEnv::current();
         let folders = crate::install::maps_folders(&env);
         let game = folders
@@ -107,7 +107,10 @@ impl ExportDialog {
             LintContext {
                 game_features: game,
             },
-            super::recent::config_dir().map(|d| d.join("export-folder.txt")),
+            config_dir
+                .map(|d| d.to_path_buf())
+                .or_else(super::recent::config_dir)
+                .map(|d| d.join("export-folder.txt")),
         )
     }
 

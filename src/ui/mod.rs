@@ -31,6 +31,9 @@ pub struct EditorOptions {
     pub maps_folder: Option<PathBuf>,
     /// The water moves (the command line's editor; tests keep it still, so pictures repeat).
     pub animate_water: bool,
+    /// Where the recent-files list and the export folder are kept, instead of the user's
+    /// config folder (tests).
+    pub config_dir: Option<PathBuf>,
 }
 
 impl EditorOptions {

@@ -32,8 +32,8 @@ pub fn referee() -> Option<PathBuf> {
 pub fn referee_or_skip() -> Option<PathBuf> {
     let r = referee();
     if r.is_none() {
-        eprintln!(
-            "skipped: fixtures not found (../shared/tools, or spring's libunitsync: apt-get install -y spring)"
+        groundwork::test_support::skip(
+            "fixtures not found (../shared/tools, or spring's libunitsync: apt-get install -y spring)",
         );
     }
     r

@@ -13,7 +13,7 @@ use groundwork::ui::{EditorApp, EditorOptions};
 /// there is no GPU adapter.
 pub fn gpu_setup() -> Option<egui_wgpu::WgpuSetup> {
     if let Err(e) = groundwork::gpu::GpuContext::headless() {
-        eprintln!("skipped: no GPU adapter ({e})");
+        groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
         return None;
     }
     let mut setup = match egui_kittest::wgpu::default_wgpu_setup() {
@@ -24,8 +24,15 @@ pub fn gpu_setup() -> Option<egui_wgpu::WgpuSetup> {
     Some(egui_wgpu::WgpuSetup::CreateNew(setup))
 }
 
-/// The editor in a 1280x800 window, started with `options`.
-pub fn editor(options: EditorOptions, setup: egui_wgpu::WgpuSetup) -> Harness<'static, EditorApp> {
+/// The editor in a 1280x800 window, started with `options`; its own files (the recent list)
+/// go to a fresh folder unless `options` names one, never to the tester's config folder.
+pub fn editor(
+    mut options: EditorOptions,
+    setup: egui_wgpu::WgpuSetup,
+) -> Harness<'static, EditorApp> {
+    if options.config_dir.is_none() {
+        options.config_dir = Some(tempfile::tempdir().unwrap().keep());
+    }
     let outcome = Arc::new(Mutex::new(None));
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 pub fn fixture(stem: &str) -> Option<PathBuf> {
     let p = crate::common::fixture(&format!("sc2/{stem}.SC2Map"));
     if p.is_none() {
-        eprintln!("skipped: fixtures not found (sc2/{stem}.SC2Map)");
+        groundwork::test_support::skip(&format!("fixtures not found (sc2/{stem}.SC2Map)"));
     }
     p
 }

@@ -46,6 +46,14 @@ pub use crate::map::BundledFile as ArchiveFile;
 pub const MAX_ARCHIVE_ENTRIES: usize = 100_000;
 /// The most bytes we unpack from one archive (a 32x32 map's tiles are about 170 MB).
 pub const MAX_ARCHIVE_BYTES: u64 = 4 << 30;
+/// The most bytes one entry may unpack to (a 64x64 map's tiles, all distinct, are 0.7 GB).
+pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
+/// Entries (and archives) unpacking to more than this are held to [`MAX_PACK_RATIO`].
+pub const RATIO_CHECKED_BYTES: u64 = 64 << 20;
+/// The most an entry or archive may grow on unpacking: real maps' BC1 tiles pack to about
+/// 0.6 of their size and flat pictures to a few hundredths; a bomb of zeros packs a
+/// thousandfold.
+pub const MAX_PACK_RATIO: u64 = 200;
 
 /// Every file of an archive, in memory.
 #[derive(Clone, Debug, Default)]
@@ -140,19 +148,65 @@ struct Budget<'a> {
 }
 
 impl Budget<'_> {
-    fn take(&mut self, bytes: u64) -> Result<(), FormatError> {
+    /// Counts one entry `name` that declares `bytes` unpacked from `packed` bytes (when the
+    /// container says), refusing it past the limits with a message naming it.
+    fn take(&mut self, name: &str, bytes: u64, packed: Option<u64>) -> Result<(), FormatError> {
         self.bytes = self.bytes.saturating_add(bytes);
         self.entries += 1;
+        let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
         if self.entries > MAX_ARCHIVE_ENTRIES {
             return Err(FormatError::invalid(
                 self.what,
                 format!("more than {MAX_ARCHIVE_ENTRIES} entries"),
             ));
         }
+        if bytes > MAX_ENTRY_BYTES {
+            return Err(FormatError::invalid(
+                self.what,
+                format!(
+                    "entry {name} unpacks to {:.0} MiB, more than the {} MiB one entry may",
+                    mib(bytes),
+                    MAX_ENTRY_BYTES >> 20
+                ),
+            ));
+        }
+        if let Some(packed) = packed
+            && bytes > RATIO_CHECKED_BYTES
+            && bytes / packed.max(1) > MAX_PACK_RATIO
+        {
+            return Err(FormatError::invalid(
+                self.what,
+                format!(
+                    "entry {name} unpacks to {:.0} MiB from {:.1} KiB ({}:1, more than {MAX_PACK_RATIO}:1): refused as an archive bomb",
+                    mib(bytes),
+                    packed as f64 / 1024.0,
+                    bytes / packed.max(1)
+                ),
+            ));
+        }
         if self.bytes > MAX_ARCHIVE_BYTES {
             return Err(FormatError::invalid(
                 self.what,
-                format!("unpacks to more than {} MiB", MAX_ARCHIVE_BYTES >> 20),
+                format!(
+                    "unpacks to more than {} MiB (entry {name} passes it)",
+                    MAX_ARCHIVE_BYTES >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Holds the whole archive to the ratio limit against its size on disk.
+    fn check_total(&self, archive_bytes: u64) -> Result<(), FormatError> {
+        if self.bytes > RATIO_CHECKED_BYTES && self.bytes / archive_bytes.max(1) > MAX_PACK_RATIO {
+            return Err(FormatError::invalid(
+                self.what,
+                format!(
+                    "unpacks to {} MiB from a {:.1} KiB archive ({}:1, more than {MAX_PACK_RATIO}:1): refused as an archive bomb",
+                    self.bytes >> 20,
+                    archive_bytes as f64 / 1024.0,
+                    self.bytes / archive_bytes.max(1)
+                ),
             ));
         }
         Ok(())
@@ -186,12 +240,12 @@ pub fn read_folder(dir: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatErr
                 stack.push(p);
             } else if ft.is_file() {
                 let len = entry.metadata().map_err(|e| FormatError::io(&p, e))?.len();
-                budget.take(len)?;
                 let rel = p
                     .strip_prefix(dir)
                     .unwrap_or(&p)
                     .to_string_lossy()
                     .into_owned();
+                budget.take(&rel, len, None)?;
                 let data = std::fs::read(&p).map_err(|e| FormatError::io(&p, e))?;
                 files.push(ArchiveFile {
                     path: normalize_entry_path(&rel, what)?,
@@ -213,6 +267,7 @@ fn read_sdz(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
         bytes: 0,
         entries: 0,
     };
+    let archive_bytes = std::fs::metadata(path).map_or(u64::MAX, |m| m.len());
     let mut files = Vec::new();
     for i in 0..zip.len() {
         let mut entry = zip
@@ -227,7 +282,7 @@ fn read_sdz(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
             .into_owned();
         let path = normalize_entry_path(&name, what)?;
         let size = entry.size();
-        budget.take(size)?;
+        budget.take(&name, size, Some(entry.compressed_size()))?;
         let mut data = Vec::with_capacity(size.min(1 << 28) as usize);
         (&mut entry)
             .take(size + 1)
@@ -243,6 +298,7 @@ fn read_sdz(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
             ));
         }
         files.push(ArchiveFile { path, data });
+        budget.check_total(archive_bytes)?;
     }
     Ok(files)
 }
@@ -263,12 +319,14 @@ fn read_sd7(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
         bytes: 0,
         entries: 0,
     };
+    // the declared sizes, before anything is unpacked
     for e in &reader.archive().files {
         if !e.is_directory() {
             normalize_entry_path(e.name(), what)?;
-            budget.take(e.size())?;
+            budget.take(e.name(), e.size(), None)?;
         }
     }
+    budget.check_total(std::fs::metadata(path).map_or(u64::MAX, |m| m.len()))?;
     let mut files = Vec::new();
     let mut failure = None;
     reader
@@ -285,6 +343,19 @@ fn read_sd7(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
             };
             let mut data = Vec::with_capacity(entry.size().min(1 << 28) as usize);
             r.take(entry.size() + 1).read_to_end(&mut data)?;
+            // the real bytes, not only the declared ones
+            if data.len() as u64 != entry.size() {
+                failure = Some(FormatError::invalid(
+                    what,
+                    format!(
+                        "7z entry {} unpacks to {} bytes, not the {} it declares",
+                        entry.name(),
+                        data.len(),
+                        entry.size()
+                    ),
+                ));
+                return Ok(false);
+            }
             files.push(ArchiveFile { path, data });
             Ok(true)
         })

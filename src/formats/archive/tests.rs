@@ -109,3 +109,71 @@ fn broken_archives_are_clear_errors() {
     assert!(ArchiveContents::read(&dir.path().join("none.sd7")).is_err());
     assert!(ArchiveContents::read(&dir.path().join("x.zip")).is_err());
 }
+
+/// An archive of one entry of `mib` MiB of zeros, and a small real one beside it.
+fn bomb(ext: &str, mib: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(format!("bomb.{ext}"));
+    let files = vec![
+        ArchiveFile {
+            path: "mapinfo.lua".into(),
+            data: b"return {}".to_vec(),
+        },
+        ArchiveFile {
+            path: "maps/zeros.smt".into(),
+            data: vec![0; mib << 20],
+        },
+    ];
+    write_archive(&out, &files, &mut no_progress()).unwrap();
+    (dir, out)
+}
+
+#[test]
+fn archive_bombs_are_refused_naming_the_entry() {
+    for ext in ["sdz", "sd7"] {
+        let (_dir, out) = bomb(ext, 80);
+        let packed = std::fs::metadata(&out).unwrap().len();
+        assert!(packed < 1 << 20, "{ext}: {packed} bytes");
+        let e = ArchiveContents::read(&out).unwrap_err().to_string();
+        assert!(e.contains("archive bomb"), "{ext}: {e}");
+        if ext == "sdz" {
+            assert!(e.contains("maps/zeros.smt"), "{e}");
+        }
+    }
+    // a real archive of the same size that does not pack away is read
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("noise.sdz");
+    let mut x = 0x2545_f491u32;
+    let noise: Vec<u8> = (0..(70usize << 20))
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect();
+    let files = vec![ArchiveFile {
+        path: "maps/noise.smt".into(),
+        data: noise,
+    }];
+    write_archive(&out, &files, &mut no_progress()).unwrap();
+    assert_eq!(ArchiveContents::read(&out).unwrap().files().len(), 1);
+}
+
+#[test]
+fn an_entry_over_the_per_entry_limit_is_refused_before_it_is_read() {
+    let mut b = Budget {
+        what: "x.sdz",
+        bytes: 0,
+        entries: 0,
+    };
+    let e = b
+        .take("maps/huge.smt", MAX_ENTRY_BYTES + 1, Some(MAX_ENTRY_BYTES))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("maps/huge.smt") && e.contains("one entry"),
+        "{e}"
+    );
+    assert!(b.take("maps/ok.smt", 10 << 20, Some(8 << 20)).is_ok());
+}

@@ -116,7 +116,7 @@ fn bar_template_reads_with_its_overrides() {
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
         .join("fixtures/bar/Map_Blueprint_V1.sdd");
     if !dir.exists() {
-        eprintln!("skipped: fixtures not found");
+        crate::test_support::skip("fixtures not found");
         return;
     }
     struct Dir(std::path::PathBuf);

@@ -172,7 +172,7 @@ fn fixture(rel: &str) -> Option<Vec<u8>> {
 #[test]
 fn real_maps_read() {
     let Some(gd) = fixture("bar/Great_Divide.smf") else {
-        eprintln!("skipped: fixtures not found");
+        crate::test_support::skip("fixtures not found");
         return;
     };
     let s = read_smf(&gd, "Great_Divide.smf").unwrap();

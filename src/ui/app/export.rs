@@ -20,7 +20,7 @@ impl EditorApp {
                 d.dir = Some(dir.clone());
                 d
             }
-            None => ExportDialog::for_this_computer(),
+            None => ExportDialog::for_this_computer(self.config_dir.as_deref()),
         });
         dialog.open = true;
     }

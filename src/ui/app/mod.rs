@@ -94,6 +94,8 @@ pub struct EditorApp {
     export: Option<crate::ui::export_dialog::ExportDialog>,
     /// Where exports go when the command line or a test says (no looking for the games).
     maps_folder: Option<PathBuf>,
+    /// Where the editor keeps its own files, when not the user's config folder.
+    config_dir: Option<PathBuf>,
     quitting: bool,
     show_log: bool,
     title: String,
@@ -130,7 +132,10 @@ impl EditorApp {
         let recent = if options.screenshot.is_some() {
             RecentFiles::default()
         } else {
-            RecentFiles::load_default()
+            match &options.config_dir {
+                Some(dir) => RecentFiles::load(dir.join("recent.txt")),
+                None => RecentFiles::load_default(),
+            }
         };
         let mut app = EditorApp {
             gpu,
@@ -161,6 +166,7 @@ impl EditorApp {
             range_offer: None,
             export: None,
             maps_folder: options.maps_folder.clone(),
+            config_dir: options.config_dir.clone(),
             quitting: false,
             show_log: true,
             title: String::new(),
