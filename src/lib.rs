@@ -18,6 +18,7 @@ pub mod cli;
 pub mod compile;
 pub mod edit;
 pub mod formats;
+pub mod fuzz;
 pub mod gpu;
 pub mod install;
 pub mod lint;

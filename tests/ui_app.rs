@@ -437,3 +437,84 @@ fn dragging_the_sun_gizmo_moves_the_sun() {
         "{sun:?}"
     );
 }
+
+#[test]
+fn an_edit_autosaved_on_losing_focus_is_offered_back_after_a_crash() {
+    let Some(setup) = gpu_setup() else { return };
+    let config = tempfile::tempdir().unwrap();
+    // a small map, so the autosave is quick
+    let project = config.path().join("Small");
+    let small = groundwork::edit::procedural::relief_map(
+        groundwork::map::MapSize::new(4, 4).unwrap(),
+        5,
+        "Small",
+    );
+    groundwork::formats::save_project(&small, &project).unwrap();
+    let options = EditorOptions {
+        config_dir: Some(config.path().to_path_buf()),
+        open: Some(project.clone()),
+        ..EditorOptions::default()
+    };
+    let mut harness = editor(options.clone(), setup.clone());
+    wait_until_ready(&mut harness);
+    // a stroke, then the window loses focus
+    let path = [egui::pos2(560.0, 330.0), egui::pos2(680.0, 390.0)];
+    harness.event(egui::Event::PointerMoved(path[0]));
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos: path[0],
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    for k in 0..6 {
+        harness.event(egui::Event::PointerMoved(
+            path[0] + (path[1] - path[0]) * (k as f32 / 5.0),
+        ));
+        harness.step();
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: path[1],
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.step();
+    harness.step();
+    let edited = harness.state().document().unwrap().map().height_words();
+    assert!(harness.state().document().unwrap().dirty());
+    harness.event(egui::Event::WindowFocused(false));
+    let autosaved = config.path().join("autosave").join("map.toml");
+    step_until(&mut harness, "the autosave", |h| {
+        h.query_all_by_label_contains("autosaved").next().is_some()
+    });
+    assert!(autosaved.is_file());
+    // the editor dies without closing (no clean exit); the next start opens the starter map
+    std::mem::forget(harness);
+
+    let options = EditorOptions {
+        open: None,
+        ..options
+    };
+    let mut harness = editor(options, setup);
+    wait_until_ready(&mut harness);
+    assert!(
+        harness.query_by_label("Recover").is_some(),
+        "no recovery offered"
+    );
+    harness.get_by_label("Recover").click();
+    harness.step();
+    step_until(&mut harness, "the recovered map", |h| {
+        h.state().is_ready()
+            && h.state()
+                .document()
+                .is_some_and(|d| d.map().height_words() == edited)
+    });
+    let doc = harness.state().document().unwrap();
+    assert!(doc.dirty(), "the recovered map is unsaved");
+    assert_eq!(
+        doc.project_dir.as_deref(),
+        Some(project.as_path()),
+        "and goes back where it came from"
+    );
+}

@@ -48,11 +48,20 @@ pub struct Op {
     pub path: Vec<[f32; 2]>,
 }
 
+/// One step of an ops file: a stroke, or `tool = "undo"` / `tool = "redo"` (one history
+/// step back or forward, as Ctrl+Z and Ctrl+Y do in the editor).
+#[derive(Clone, Debug)]
+pub enum Step {
+    Stroke(Op),
+    Undo,
+    Redo,
+}
+
 /// A parsed ops file.
 #[derive(Clone, Debug)]
 pub struct OpsFile {
     pub symmetry: Option<SymmetryMode>,
-    pub ops: Vec<Op>,
+    pub ops: Vec<Step>,
 }
 
 fn number(v: &Value) -> Option<f64> {
@@ -107,9 +116,26 @@ pub fn parse(
     let ops = list
         .iter()
         .enumerate()
-        .map(|(i, v)| parse_op(v, map, load_image).map_err(|e| format!("op {}: {e}", i + 1)))
+        .map(|(i, v)| parse_step(v, map, load_image).map_err(|e| format!("op {}: {e}", i + 1)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(OpsFile { symmetry, ops })
+}
+
+fn parse_step(
+    v: &Value,
+    map: &Map,
+    load_image: &dyn Fn(&str) -> Result<MaskImage, String>,
+) -> Result<Step, String> {
+    let t = v.as_table().ok_or("each op is a table ([[op]])")?;
+    let step = match t.get("tool").and_then(Value::as_str) {
+        Some("undo") => Step::Undo,
+        Some("redo") => Step::Redo,
+        _ => return parse_op(v, map, load_image).map(Step::Stroke),
+    };
+    if let Some(other) = t.keys().find(|k| *k != "tool") {
+        return Err(format!("undo and redo take no other keys (\"{other}\")"));
+    }
+    Ok(step)
 }
 
 fn parse_op(
@@ -256,9 +282,9 @@ pub fn run(
         session.map_mut().symmetry = mode;
     }
     let mut reports = Vec::with_capacity(file.ops.len());
-    for (i, op) in file.ops.iter().enumerate() {
-        let at = |e: String| format!("op {} ({}): {e}", i + 1, op.tool.name());
-        let report = run_op(session, op, reborrow(&mut gpu)).map_err(at)?;
+    for (i, step) in file.ops.iter().enumerate() {
+        let at = |e: String| format!("op {} ({}): {e}", i + 1, step.name());
+        let report = run_step(session, step, reborrow(&mut gpu)).map_err(at)?;
         if let Some(r) = &report
             && r.out_of_range.is_some()
         {
@@ -276,6 +302,44 @@ pub fn run(
         reports.push(report);
     }
     Ok(reports)
+}
+
+impl Step {
+    /// The stroke, when the step is one.
+    pub fn stroke(&self) -> Option<&Op> {
+        match self {
+            Step::Stroke(op) => Some(op),
+            _ => None,
+        }
+    }
+
+    /// The tool's name, or `undo` / `redo`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Step::Stroke(op) => op.tool.name(),
+            Step::Undo => "undo",
+            Step::Redo => "redo",
+        }
+    }
+}
+
+/// One step: a stroke, or an undo or redo (a no-op when there is nothing to undo or redo).
+pub fn run_step(
+    session: &mut Session,
+    step: &Step,
+    gpu: Option<&mut dyn GpuLayers>,
+) -> Result<Option<StrokeReport>, String> {
+    match step {
+        Step::Stroke(op) => run_op(session, op, gpu),
+        Step::Undo => {
+            session.undo(gpu);
+            Ok(None)
+        }
+        Step::Redo => {
+            session.redo(gpu);
+            Ok(None)
+        }
+    }
 }
 
 /// One op as one stroke.
@@ -347,9 +411,15 @@ width_elmos = 200
         let f = parse(text, &map(), &no_images).unwrap();
         assert_eq!(f.symmetry, Some(SymmetryMode::Rotate(2)));
         assert_eq!(f.ops.len(), 3);
-        assert_eq!(f.ops[0].settings.brush.radius_elmos, 300.0);
-        assert_eq!(f.ops[1].settings.number("seed"), 7.0);
-        assert_eq!(f.ops[2].settings.number("width_elmos"), 200.0);
+        assert_eq!(
+            f.ops[0].stroke().unwrap().settings.brush.radius_elmos,
+            300.0
+        );
+        assert_eq!(f.ops[1].stroke().unwrap().settings.number("seed"), 7.0);
+        assert_eq!(
+            f.ops[2].stroke().unwrap().settings.number("width_elmos"),
+            200.0
+        );
     }
 
     #[test]

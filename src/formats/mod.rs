@@ -24,6 +24,10 @@ pub use project::{is_project, load_project, save_project};
 
 /// Opens a project folder or an existing map, whichever `path` is.
 pub fn open_map(path: &std::path::Path) -> Result<LoadedMap, FormatError> {
+    // a project whose save was killed between its renames is beside its path
+    if !path.exists() && path.extension().is_none() {
+        return load_project(path);
+    }
     if project::is_project(path) {
         load_project(path)
     } else {

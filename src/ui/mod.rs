@@ -3,6 +3,7 @@
 //! and the worker jobs.
 
 pub mod app;
+pub mod autosave;
 pub mod document;
 pub mod export_dialog;
 pub mod jobs;

@@ -39,6 +39,7 @@ pub fn is_project(dir: &Path) -> bool {
 /// grass and type 0; a present image of the wrong size is an error naming the file and the size
 /// it should be.
 pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
+    let recovered = recover_interrupted_save(dir);
     let toml_path = dir.join(PROJECT_FILE);
     let text = std::fs::read_to_string(&toml_path).map_err(|e| FormatError::io(&toml_path, e))?;
     let parsed: ProjectToml = toml::from_str(&text).map_err(|e| {
@@ -51,6 +52,12 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
         .into_parts()
         .map_err(|e| FormatError::invalid(toml_path.display().to_string(), e))?;
     let mut warnings = parts.warnings;
+    if let Some(from) = recovered {
+        warnings.push(format!(
+            "a save was interrupted: the project was put back from {}",
+            from.display()
+        ));
+    }
     let size = parts.size;
     let settings = parts.settings;
     let (hw, hh) = size.height_vertices();
@@ -172,23 +179,155 @@ fn read_bundled(dir: &Path) -> Result<Vec<BundledFile>, FormatError> {
 }
 
 /// Writes `map` as a project folder (created if needed). Every layer image is written, so the
-/// folder always says exactly what the document holds.
+/// folder always says exactly what the document holds. Atomic as a whole: the new project is
+/// written beside the old one (`NAME.saving-PID`), then the old folder is renamed away
+/// (`NAME.old-PID`), the new one renamed into place and the old one removed; files in the old
+/// folder that a project does not write (notes, reports) are carried over. A save killed
+/// midway leaves the old folder untouched, or, between the two renames, beside the path, where
+/// [`load_project`] finds it.
 pub fn save_project(map: &Map, dir: &Path) -> Result<(), FormatError> {
     map.check_layers()
         .map_err(|e| FormatError::invalid(dir.display().to_string(), e.to_string()))?;
-    std::fs::create_dir_all(dir).map_err(|e| FormatError::io(dir, e))?;
-    let toml_text = schema::project_toml_text(map);
-    let toml_path = dir.join(PROJECT_FILE);
-    let tmp = dir.join("map.toml.partial");
-    std::fs::write(&tmp, toml_text)
-        .and_then(|_| std::fs::rename(&tmp, &toml_path))
-        .map_err(|e| FormatError::io(&toml_path, e))?;
+    remove_dead_saves(dir);
+    let tmp = sibling(dir, "saving");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| FormatError::io(&tmp, e))?;
+    let written = write_project_files(map, &tmp);
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    if !dir.exists() {
+        return std::fs::rename(&tmp, dir).map_err(|e| FormatError::io(dir, e));
+    }
+    carry_over_other_files(dir, &tmp)?;
+    let old = sibling(dir, "old");
+    let _ = std::fs::remove_dir_all(&old);
+    std::fs::rename(dir, &old).map_err(|e| FormatError::io(dir, e))?;
+    if let Err(e) = std::fs::rename(&tmp, dir) {
+        let _ = std::fs::rename(&old, dir);
+        return Err(FormatError::io(dir, e));
+    }
+    std::fs::remove_dir_all(&old).map_err(|e| FormatError::io(&old, e))
+}
+
+/// Removes `NAME.saving-PID` folders beside `dir` left by saves that were killed while
+/// writing (their process is gone; where there is no `/proc` to ask, only finished ones with
+/// the old folder in place are removed).
+fn remove_dead_saves(dir: &Path) {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return;
+    };
+    let prefix = format!("{}.saving-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let n = e.file_name().to_string_lossy().to_string();
+        let Some(pid) = n.strip_prefix(&prefix).and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let proc_dir = Path::new("/proc");
+        let dead = if proc_dir.is_dir() {
+            !proc_dir.join(pid.to_string()).exists()
+        } else {
+            dir.exists()
+        };
+        if dead && pid != std::process::id() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// `NAME.TAG-PID` beside `dir`.
+fn sibling(dir: &Path, tag: &str) -> std::path::PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{tag}-{}", std::process::id()));
+    dir.with_file_name(name)
+}
+
+/// The files of a project folder that a save writes; anything else in it is the user's.
+fn written_by_save(name: &str) -> bool {
+    name == PROJECT_FILE
+        || name == BUNDLED_DIR
+        || TEXTURE_FILES.contains(&name)
+        || ["height.png", "metal.png", "grass.png", "type.png"].contains(&name)
+}
+
+/// Hard-links (or copies) the old folder's other files into the new one.
+fn carry_over_other_files(old: &Path, new: &Path) -> Result<(), FormatError> {
+    let entries = std::fs::read_dir(old).map_err(|e| FormatError::io(old, e))?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let to = new.join(&name);
+        if written_by_save(&name) || to.exists() {
+            continue;
+        }
+        let from = e.path();
+        if from.is_dir() {
+            copy_dir(&from, &to)?;
+        } else if std::fs::hard_link(&from, &to).is_err() {
+            std::fs::copy(&from, &to).map_err(|err| FormatError::io(&from, err))?;
+        }
+    }
+    Ok(())
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), FormatError> {
+    std::fs::create_dir_all(to).map_err(|e| FormatError::io(to, e))?;
+    for e in std::fs::read_dir(from)
+        .map_err(|e| FormatError::io(from, e))?
+        .flatten()
+    {
+        let (f, t) = (e.path(), to.join(e.file_name()));
+        if f.is_dir() {
+            copy_dir(&f, &t)?;
+        } else if e.file_type().is_ok_and(|ft| ft.is_file()) {
+            std::fs::copy(&f, &t).map_err(|err| FormatError::io(&f, err))?;
+        }
+    }
+    Ok(())
+}
+
+/// After a save was killed between its two renames, the project is beside its path as
+/// `NAME.old-PID` (and perhaps a finished `NAME.saving-PID`, which lacks nothing but the
+/// rename): puts the newest complete one back. Returns what it restored.
+pub fn recover_interrupted_save(dir: &Path) -> Option<std::path::PathBuf> {
+    if dir.exists() {
+        return None;
+    }
+    let parent = dir.parent()?;
+    let name = dir.file_name()?.to_string_lossy().to_string();
+    let mut found: Vec<(u8, std::time::SystemTime, std::path::PathBuf)> = Vec::new();
+    for e in std::fs::read_dir(parent).ok()?.flatten() {
+        let n = e.file_name().to_string_lossy().to_string();
+        let rank = if n.starts_with(&format!("{name}.saving-")) {
+            0
+        } else if n.starts_with(&format!("{name}.old-")) {
+            1
+        } else {
+            continue;
+        };
+        // a folder is complete when its map.toml is there (written last)
+        if e.path().join(PROJECT_FILE).is_file() {
+            let t = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            found.push((rank, t, e.path()));
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let (_, _, best) = found.into_iter().next()?;
+    std::fs::rename(&best, dir).ok()?;
+    Some(best)
+}
+
+/// Every file of the project, `map.toml` last (a folder without it is not a finished save).
+fn write_project_files(map: &Map, dir: &Path) -> Result<(), FormatError> {
     let (hw, hh) = map.heights.dims();
     images::write_height_words(&dir.join("height.png"), hw, hh, &map.height_words())?;
     let t = &map.texture;
-    for other in &TEXTURE_FILES[1..] {
-        let _ = std::fs::remove_file(dir.join(other));
-    }
     images::write_rgb(&dir.join("texture.png"), t.width(), t.height(), t.rgba())?;
     for (name, grid) in [
         ("metal.png", &map.metal),
@@ -197,7 +336,10 @@ pub fn save_project(map: &Map, dir: &Path) -> Result<(), FormatError> {
     ] {
         images::write_byte_layer(&dir.join(name), grid.width(), grid.height(), grid.data())?;
     }
-    write_bundled(&dir.join(BUNDLED_DIR), &map.bundled_files)
+    write_bundled(&dir.join(BUNDLED_DIR), &map.bundled_files)?;
+    let toml_path = dir.join(PROJECT_FILE);
+    std::fs::write(&toml_path, schema::project_toml_text(map))
+        .map_err(|e| FormatError::io(&toml_path, e))
 }
 
 fn write_bundled(dir: &Path, files: &[BundledFile]) -> Result<(), FormatError> {

@@ -96,6 +96,11 @@ pub struct EditorApp {
     maps_folder: Option<PathBuf>,
     /// Where the editor keeps its own files, when not the user's config folder.
     config_dir: Option<PathBuf>,
+    autosave: crate::ui::autosave::Autosave,
+    /// An autosave from a session that did not end cleanly, waiting for the user's answer.
+    recovery: Option<crate::ui::autosave::Recovery>,
+    /// The autosave being opened, to put its origin back on the document.
+    recovering: Option<crate::ui::autosave::Recovery>,
     quitting: bool,
     show_log: bool,
     title: String,
@@ -137,6 +142,15 @@ impl EditorApp {
                 None => RecentFiles::load_default(),
             }
         };
+        // a screenshot run keeps nothing of the user's
+        let autosave_dir = if options.screenshot.is_some() {
+            None
+        } else {
+            options
+                .config_dir
+                .clone()
+                .or_else(super::recent::config_dir)
+        };
         let mut app = EditorApp {
             gpu,
             doc: None,
@@ -167,6 +181,9 @@ impl EditorApp {
             export: None,
             maps_folder: options.maps_folder.clone(),
             config_dir: options.config_dir.clone(),
+            autosave: crate::ui::autosave::Autosave::new(autosave_dir.as_deref()),
+            recovery: None,
+            recovering: None,
             quitting: false,
             show_log: true,
             title: String::new(),
@@ -175,6 +192,7 @@ impl EditorApp {
             last_frame: std::time::Instant::now(),
         };
         app.viewport.animate_water = options.animate_water;
+        app.recovery = app.autosave.recovery();
         match options.open {
             Some(path) => app.open_path(path, &cc.egui_ctx),
             None => app.start_open(Source::Starter, &cc.egui_ctx),
@@ -416,6 +434,14 @@ impl EditorApp {
                     doc.import_report = Some(text);
                     doc.session.mark_unsaved();
                 }
+                if let Some(r) = self.recovering.take() {
+                    // the autosave's map, back where it came from, still to be saved
+                    doc.project_dir = r.origin.clone().filter(|p| crate::formats::is_project(p));
+                    doc.opened_from = r.origin;
+                    doc.session.mark_unsaved();
+                    self.log
+                        .info("recovered the autosaved map: not saved yet (File > Save)");
+                }
                 self.viewport.reset();
                 self.range_offer = None;
                 self.viewport.frame_map(doc.map());
@@ -430,6 +456,7 @@ impl EditorApp {
             Outcome::Saved { dir, seconds } => {
                 self.log
                     .info(format!("saved {} in {seconds:.1} s", dir.display()));
+                self.autosave.clear();
                 if let Err(e) = self.recent.push(&dir) {
                     self.log.warn(e);
                 }
@@ -493,7 +520,84 @@ impl EditorApp {
     }
 }
 
+impl EditorApp {
+    /// Autosaves a changed map now and then, and offers an earlier session's autosave back.
+    fn autosave_ui(&mut self, ctx: &egui::Context) {
+        if let Some(doc) = &self.doc {
+            let focused = ctx.input(|i| i.focused);
+            let origin = doc.project_dir.as_deref().or(doc.opened_from.as_deref());
+            self.autosave.tick(
+                doc.session.map_arc(),
+                doc.session.revision(),
+                doc.dirty(),
+                origin,
+                focused,
+                std::time::Instant::now(),
+            );
+        }
+        match self.autosave.poll() {
+            Some(Ok(line)) => self.log.info(line),
+            Some(Err(e)) => self.log.warn(e),
+            None => {}
+        }
+        if self.autosave.busy() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        let Some(r) = self.recovery.clone() else {
+            return;
+        };
+        if !self.is_ready() {
+            return;
+        }
+        let when = r
+            .saved_at
+            .elapsed()
+            .map(|d| format!("{} minutes ago", d.as_secs() / 60))
+            .unwrap_or_else(|_| "earlier".into());
+        let from = r
+            .origin
+            .as_ref()
+            .map(|p| format!(" (from {})", p.display()))
+            .unwrap_or_default();
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("recover autosave")).show(ctx, |ui| {
+            ui.heading("Recover the autosaved map?");
+            ui.label(format!(
+                "The editor did not close cleanly. A map with unsaved changes was autosaved {when}{from}."
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Recover").clicked() {
+                    choice = Some(true);
+                }
+                if ui.button("Discard it").clicked() {
+                    choice = Some(false);
+                }
+            });
+        });
+        match choice {
+            Some(true) => {
+                self.recovery = None;
+                self.recovering = Some(r.clone());
+                self.start_open(Source::Path(r.project), ctx);
+            }
+            Some(false) => {
+                self.recovery = None;
+                self.autosave.clear();
+                self.log.info("discarded the autosaved map");
+            }
+            None => {}
+        }
+    }
+}
+
 impl eframe::App for EditorApp {
+    /// A clean end: with nothing unsaved, the autosave has nothing left to offer.
+    fn on_exit(&mut self) {
+        if self.doc.as_ref().is_none_or(|d| !d.dirty()) && self.recovery.is_none() {
+            self.autosave.clear();
+        }
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         let now = std::time::Instant::now();
@@ -514,6 +618,7 @@ impl eframe::App for EditorApp {
         }
         self.shortcuts(&ctx);
         self.export_ui(&ctx);
+        self.autosave_ui(&ctx);
 
         // drag and drop
         let dropped: Vec<PathBuf> = ctx.input(|i| {

@@ -1,0 +1,231 @@
+//! Writes seed inputs for every fuzz target into `fuzz/corpus/<target>/`: small maps compiled
+//! by Groundwork itself, the real fixtures (`../shared/fixtures`), and Warzone 2100's own maps
+//! (Debian's `warzone2100-data`) where they are installed. `fuzz/run.sh` runs it first.
+//!
+//! `cargo run --example fuzz_seeds -- [OUT] [FIXTURES] [WZ_DATA]`
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use groundwork::compile::{CompileOptions, Progress, build_map_files, compile_map};
+use groundwork::edit::procedural::relief_map;
+use groundwork::map::MapSize;
+
+struct Seeds {
+    out: PathBuf,
+    count: usize,
+}
+
+impl Seeds {
+    fn put(&mut self, target: &str, name: &str, bytes: &[u8]) {
+        let dir = self.out.join(target);
+        std::fs::create_dir_all(&dir).expect("the corpus folder can be made");
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        std::fs::write(dir.join(safe), bytes).expect("a seed can be written");
+        self.count += 1;
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let out = PathBuf::from(args.first().map(String::as_str).unwrap_or("fuzz/corpus"));
+    let fixtures = PathBuf::from(
+        args.get(1)
+            .map(String::as_str)
+            .unwrap_or("../shared/fixtures"),
+    );
+    let wz = PathBuf::from(
+        args.get(2)
+            .map(String::as_str)
+            .unwrap_or("/usr/share/games/warzone2100"),
+    );
+    let mut seeds = Seeds { out, count: 0 };
+    own_maps(&mut seeds);
+    fixture_files(&mut seeds, &fixtures);
+    warzone(&mut seeds, &wz);
+    println!("{} seeds in {}", seeds.count, seeds.out.display());
+}
+
+/// A 2 x 2 map with metal and grass, compiled to every container, and its project.
+fn own_maps(seeds: &mut Seeds) {
+    let mut map = relief_map(MapSize::new(2, 2).unwrap(), 7, "Seed");
+    map.metal.set(10, 10, 200);
+    map.grass.set(3, 3, 120);
+    let options = CompileOptions::default();
+    let files = build_map_files(&map, &options, &Progress::none()).expect("the seed compiles");
+    seeds.put("smf", "seed.smf", &files.smf);
+    seeds.put("smt", "seed.smt", &files.smt);
+    seeds.put("mapinfo", "seed_mapinfo.lua", files.mapinfo.as_bytes());
+    let tmp = std::env::temp_dir().join(format!("groundwork-seeds-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for ext in ["sdz", "sd7"] {
+        let path = tmp.join(format!("Seed.{ext}"));
+        compile_map(&map, &path, &options, &Progress::none()).expect("the seed archive");
+        seeds.put(ext, &format!("seed.{ext}"), &std::fs::read(&path).unwrap());
+    }
+    let project = tmp.join("Seed");
+    groundwork::formats::save_project(&map, &project).unwrap();
+    for entry in std::fs::read_dir(&project).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let bytes = std::fs::read(entry.path()).unwrap_or_default();
+        if name == "map.toml" {
+            seeds.put("project_toml", &name, &bytes);
+        }
+    }
+    // project_image picks the layer by its first byte, in the sorted order the target uses
+    let mut layers: Vec<String> = std::fs::read_dir(&project)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "map.toml")
+        .collect();
+    layers.sort();
+    for (i, name) in layers.iter().enumerate() {
+        let bytes = std::fs::read(project.join(name)).unwrap();
+        if bytes.len() < 512 << 10 {
+            let mut seed = vec![i as u8];
+            seed.extend_from_slice(&bytes);
+            seeds.put("project_image", name, &seed);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The fixtures' `mapinfo.lua` and Lua files, `.smf`, and StarCraft II maps with their files.
+fn fixture_files(seeds: &mut Seeds, fixtures: &Path) {
+    for path in walk(&fixtures.join("bar")) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let lower = name.to_ascii_lowercase();
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        if lower.ends_with(".lua") && bytes.len() < 256 << 10 {
+            seeds.put("mapinfo", &name, &bytes);
+        }
+    }
+    for path in walk(&fixtures.join("sc2")) {
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        seeds.put("sc2_mpq", &name, &bytes);
+        let Ok(mut archive) = groundwork::formats::sc2::mpq::Sc2Archive::open(&path) else {
+            continue;
+        };
+        // the parser sc2_files picks by its first byte, as the target numbers them
+        let parsers: [(&str, u8); 8] = [
+            ("MapInfo", 0),
+            ("t3Terrain.xml", 1),
+            ("t3SyncHeightMap", 3),
+            ("t3SyncCliffLevel", 4),
+            ("Objects", 5),
+            ("t3TextureMasks", 6),
+            ("Minimap.tga", 7),
+            ("GameStrings.txt", 8),
+        ];
+        let names = archive.list();
+        let xml = archive.read("t3Terrain.xml").ok().flatten();
+        for file in &names {
+            let base = file.rsplit(['\\', '/']).next().unwrap_or(file);
+            let Ok(Some(data)) = archive.read(file) else {
+                continue;
+            };
+            if data.len() > 1 << 20 {
+                continue;
+            }
+            for (want, pick) in parsers {
+                if base.eq_ignore_ascii_case(want) {
+                    let mut seed = vec![pick];
+                    seed.extend_from_slice(&data);
+                    seeds.put("sc2_files", &format!("{name}_{base}"), &seed);
+                }
+            }
+            if base.eq_ignore_ascii_case("t3HeightMap")
+                && let Some(xml) = &xml
+            {
+                let mut seed = vec![2];
+                seed.extend_from_slice(&(xml.len() as u16).to_le_bytes());
+                seed.extend_from_slice(xml);
+                seed.extend_from_slice(&data);
+                seeds.put("sc2_files", &format!("{name}_{base}"), &seed);
+            }
+        }
+    }
+    if let Ok(bytes) = std::fs::read(fixtures.join("bar/Great_Divide.smf")) {
+        // whole, it is megabytes: the fuzzer mutates the header and the first tables
+        seeds.put(
+            "smf",
+            "Great_Divide_head.smf",
+            &bytes[..bytes.len().min(1 << 20)],
+        );
+    }
+}
+
+/// Warzone 2100's maps from its data archives: a few of each file the importer reads.
+fn warzone(seeds: &mut Seeds, data: &Path) {
+    for wz in ["mp.wz", "base.wz"] {
+        let Ok(file) = std::fs::File::open(data.join(wz)) else {
+            continue;
+        };
+        let Ok(mut zip) = zip::ZipArchive::new(file) else {
+            continue;
+        };
+        let mut taken = std::collections::HashMap::<&str, usize>::new();
+        for i in 0..zip.len() {
+            let Ok(mut entry) = zip.by_index(i) else {
+                continue;
+            };
+            let Ok(name) = entry.name().map(|n| n.to_string()) else {
+                continue;
+            };
+            let lower = name.to_ascii_lowercase();
+            let target = if lower.ends_with("game.map") {
+                "wz_map"
+            } else if lower.ends_with(".ttp") {
+                "wz_ttypes"
+            } else if lower.ends_with(".gam") {
+                "wz_gam"
+            } else if lower.ends_with("struct.json")
+                || lower.ends_with("feature.json")
+                || lower.ends_with("droid.json")
+            {
+                "wz_objects"
+            } else if lower.ends_with(".lev") || lower.ends_with("level.json") {
+                "wz_lev"
+            } else {
+                continue;
+            };
+            let n = taken.entry(target).or_default();
+            if *n >= 8 || entry.size() > 256 << 10 {
+                continue;
+            }
+            *n += 1;
+            let mut bytes = Vec::new();
+            if entry.read_to_end(&mut bytes).is_ok() {
+                seeds.put(target, &format!("{wz}_{name}"), &bytes);
+            }
+        }
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -1,0 +1,253 @@
+//! Fuzz entry points: one function per reader, taking raw bytes, run by the cargo-fuzz targets
+//! in `fuzz/` and by `tests/fuzz_regressions.rs` on every input kept in `fuzz/regressions/`.
+//! A reader may refuse any input with an error; it must never panic, hang or allocate without
+//! bound. Readers that take a path get the bytes as a file in a private scratch folder.
+
+use std::path::{Path, PathBuf};
+
+use crate::formats::archive::ArchiveContents;
+use crate::formats::{sc2, wz2100};
+
+/// Every target, by the name its cargo-fuzz binary and regression folder carry.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("smf", smf),
+    ("smt", smt),
+    ("mapinfo", mapinfo),
+    ("sdz", sdz),
+    ("sd7", sd7),
+    ("project_toml", project_toml),
+    ("project_image", project_image),
+    ("wz_map", wz_map),
+    ("wz_ttypes", wz_ttypes),
+    ("wz_gam", wz_gam),
+    ("wz_objects", wz_objects),
+    ("wz_lev", wz_lev),
+    ("sc2_mpq", sc2_mpq),
+    ("sc2_files", sc2_files),
+];
+
+/// The target called `name`.
+pub fn target(name: &str) -> Option<fn(&[u8])> {
+    TARGETS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+}
+
+/// A `.smf` on its own.
+pub fn smf(data: &[u8]) {
+    if let Ok(smf) = crate::formats::smf::read_smf(data, "fuzz.smf") {
+        // every part the editor reads back from a parsed file
+        let _ = crate::formats::minimap::decode_minimap(&smf.minimap);
+    }
+}
+
+/// A `.smt` on its own, every tile decoded.
+pub fn smt(data: &[u8]) {
+    if let Ok(tiles) = crate::formats::smt::read_smt(data, "fuzz.smt") {
+        for n in 0..tiles.len().min(64) {
+            let _ = tiles.decode_tile(n);
+        }
+    }
+}
+
+/// A `mapinfo.lua` through the sandbox, then read as the map's settings.
+pub fn mapinfo(data: &[u8]) {
+    let vfs = ArchiveContents::default();
+    let limits = crate::formats::mapinfo::LuaLimits::default();
+    if let Ok(table) = crate::formats::mapinfo::eval_mapinfo(data, &vfs, limits) {
+        let _ = crate::formats::mapinfo::mapinfo_from_table(&table);
+    }
+}
+
+/// A `.sdz`, read as a map (the archive, then the `.smf`, `.smt` and `mapinfo.lua` in it).
+pub fn sdz(data: &[u8]) {
+    read_map_file(data, "fuzz.sdz");
+}
+
+/// A `.sd7`, read as a map.
+pub fn sd7(data: &[u8]) {
+    read_map_file(data, "fuzz.sd7");
+}
+
+fn read_map_file(data: &[u8], name: &str) {
+    let dir = scratch();
+    let path = dir.join(name);
+    if std::fs::write(&path, data).is_ok() {
+        let _ = crate::formats::map_reader::read_map(&path);
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A project folder whose `map.toml` is `data`, beside a small project's real layer images.
+pub fn project_toml(data: &[u8]) {
+    let dir = project_copy();
+    let toml = dir.join(crate::formats::project::PROJECT_FILE);
+    if std::fs::write(&toml, data).is_ok() {
+        let _ = crate::formats::load_project(&dir);
+    }
+}
+
+/// A project folder with one layer image replaced by `data[1..]`; `data[0]` picks the layer.
+pub fn project_image(data: &[u8]) {
+    let Some((&pick, image)) = data.split_first() else {
+        return;
+    };
+    let dir = project_copy();
+    let layers = project_layers();
+    if layers.is_empty() {
+        return;
+    }
+    let name = &layers[pick as usize % layers.len()];
+    let path = dir.join(name);
+    let original = std::fs::read(&path).ok();
+    if std::fs::write(&path, image).is_ok() {
+        let _ = crate::formats::load_project(&dir);
+    }
+    if let Some(original) = original {
+        let _ = std::fs::write(&path, original);
+    }
+}
+
+/// Warzone 2100's `game.map`.
+pub fn wz_map(data: &[u8]) {
+    let _ = wz2100::map_file::read_header(data);
+    let _ = wz2100::map_file::parse(data);
+}
+
+/// Warzone 2100's `ttypes.ttp`.
+pub fn wz_ttypes(data: &[u8]) {
+    let _ = wz2100::ttypes::parse(data);
+}
+
+/// Warzone 2100's `.gam`, binary and JSON.
+pub fn wz_gam(data: &[u8]) {
+    let _ = wz2100::gam::parse_binary(data);
+    let _ = wz2100::gam::parse_json(data);
+}
+
+/// Warzone 2100's object JSON (`struct.json`, `feature.json`, `droid.json`).
+pub fn wz_objects(data: &[u8]) {
+    use wz2100::objects::ObjectKind;
+    for kind in [
+        ObjectKind::Structure,
+        ObjectKind::Feature,
+        ObjectKind::Droid,
+    ] {
+        let _ = wz2100::objects::parse(data, kind);
+    }
+}
+
+/// Warzone 2100's `.lev` and `level.json`.
+pub fn wz_lev(data: &[u8]) {
+    let _ = wz2100::level::parse_lev(&String::from_utf8_lossy(data));
+    let _ = wz2100::level::parse_level_json(data);
+}
+
+/// A StarCraft II map archive: the MPQ opened, every file it lists read.
+pub fn sc2_mpq(data: &[u8]) {
+    let dir = scratch();
+    let path = dir.join("fuzz.SC2Map");
+    if std::fs::write(&path, data).is_ok()
+        && let Ok(mut archive) = sc2::mpq::Sc2Archive::open(&path)
+    {
+        for name in archive.list().into_iter().take(64) {
+            let _ = archive.read(&name);
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A file embedded in a StarCraft II map: `data[0]` picks the parser, the rest is the file.
+pub fn sc2_files(data: &[u8]) {
+    let Some((&pick, file)) = data.split_first() else {
+        return;
+    };
+    match pick % 9 {
+        0 => drop(sc2::map_info::parse(file, None)),
+        1 => drop(sc2::heights::parse_terrain_xml(file)),
+        2 => {
+            // the height map is read with its t3Terrain.xml: a u16 length, the XML, the map
+            if file.len() >= 2 {
+                let xml_len = u16::from_le_bytes([file[0], file[1]]) as usize;
+                let rest = &file[2..];
+                if let Ok(xml) = sc2::heights::parse_terrain_xml(&rest[..xml_len.min(rest.len())]) {
+                    let _ = sc2::heights::parse_height_map(&rest[xml_len.min(rest.len())..], &xml);
+                }
+            }
+        }
+        3 => drop(sc2::heights::parse_sync_height_map(file)),
+        4 => drop(sc2::heights::parse_cliff_levels(file)),
+        5 => drop(sc2::objects::parse(file)),
+        6 => drop(sc2::texture::parse_masks(file)),
+        7 => drop(sc2::texture::decode_minimap(file)),
+        _ => drop(sc2::map_info::parse_game_strings(file)),
+    }
+}
+
+/// This process's scratch folder.
+fn scratch() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("groundwork-fuzz-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        dir
+    })
+    .clone()
+}
+
+/// A fresh copy of a small project (2 x 2, every layer), made once and rewritten for each input.
+fn project_copy() -> PathBuf {
+    let scratch = scratch();
+    let original = scratch.join("original");
+    static MADE: std::sync::Once = std::sync::Once::new();
+    MADE.call_once(|| {
+        let mut map = crate::edit::procedural::relief_map(
+            crate::map::MapSize::new(2, 2).expect("2 x 2 is a map size"),
+            1,
+            "Fuzz",
+        );
+        map.metal.set(3, 3, 200);
+        map.grass.set(1, 1, 100);
+        let _ = crate::formats::save_project(&map, &original);
+    });
+    let copy = scratch.join("copy");
+    for name in project_layers() {
+        let _ = std::fs::copy(original.join(&name), copy_dir(&copy).join(&name));
+    }
+    let _ = std::fs::copy(
+        original.join(crate::formats::project::PROJECT_FILE),
+        copy.join(crate::formats::project::PROJECT_FILE),
+    );
+    copy
+}
+
+fn copy_dir(dir: &Path) -> &Path {
+    let _ = std::fs::create_dir_all(dir);
+    dir
+}
+
+/// The layer images of the small project, sorted.
+fn project_layers() -> Vec<String> {
+    let original = scratch().join("original");
+    let mut names: Vec<String> = std::fs::read_dir(&original)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != crate::formats::project::PROJECT_FILE)
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_target_takes_empty_and_junk_input() {
+        for (name, f) in super::TARGETS {
+            f(&[]);
+            f(b"\0\0\0\0junk that is no format at all \xff\xfe");
+            assert!(super::target(name).is_some());
+        }
+        assert!(super::target("nope").is_none());
+    }
+}

@@ -1,0 +1,206 @@
+//! A soak: 10,000 random steps over every tool of the registry, undo and redo interleaved,
+//! written as ops files (ten of 1,000 steps, each under another symmetry mode) and run through
+//! the headless runner (`edit::ops`, what `groundwork edit --ops` runs). Then the document is
+//! compared, layer by layer and byte for byte, with a CPU replay of only the strokes that
+//! survive the undos: nothing lost, no drift. The history's length is checked against the
+//! model after every step.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use groundwork::edit::Session;
+use groundwork::edit::brush::{Falloff, MaskImage};
+use groundwork::edit::ops::{self, Op, Step};
+use groundwork::edit::tools::{ParamKind, StrokeStyle, TOOLS};
+use groundwork::map::{Grid, Map, MapSize, SymmetryMode};
+
+const STEPS: usize = 10_000;
+const FILES: usize = 10;
+
+/// A small random number generator, the same on every machine.
+struct Lcg(u64);
+
+impl Lcg {
+    fn unit(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.unit() * n as f32) as usize % n
+    }
+}
+
+/// A cone, for the stamp (the ops file names it; the loader hands it over).
+fn cone(_name: &str) -> Result<MaskImage, String> {
+    let n = 33;
+    let c = (n as f32 - 1.0) / 2.0;
+    let values: Vec<f32> = (0..n * n)
+        .map(|i| {
+            let (x, z) = ((i % n) as f32 - c, (i / n) as f32 - c);
+            (1.0 - (x * x + z * z).sqrt() / c).max(0.0)
+        })
+        .collect();
+    Ok(MaskImage {
+        name: "cone".into(),
+        values: Arc::new(Grid::from_vec(n, n, values).unwrap()),
+    })
+}
+
+/// One ops file of `n` random steps under `mode`.
+fn ops_file(rng: &mut Lcg, mode: SymmetryMode, n: usize) -> String {
+    let mut text = format!("symmetry = \"{mode}\"\n");
+    let mut written = 0;
+    while written < n {
+        // a burst of undos, some of them redone, now and then
+        if rng.unit() < 0.2 {
+            let back = 1 + rng.below(6);
+            let forward = rng.below(back + 1);
+            for k in 0..back + forward {
+                if written == n {
+                    break;
+                }
+                let what = if k < back { "undo" } else { "redo" };
+                let _ = write!(text, "\n[[op]]\ntool = \"{what}\"\n");
+                written += 1;
+            }
+            continue;
+        }
+        written += 1;
+        let tool = TOOLS[rng.below(TOOLS.len())];
+        let points = match tool.style() {
+            StrokeStyle::Segment => 2,
+            StrokeStyle::Click => 1 + rng.below(3),
+            StrokeStyle::Spaced => 2 + rng.below(3),
+        };
+        let path: Vec<String> = (0..points)
+            .map(|_| {
+                format!(
+                    "[{:.1}, {:.1}]",
+                    40.0 + rng.unit() * 944.0,
+                    40.0 + rng.unit() * 944.0
+                )
+            })
+            .collect();
+        let _ = write!(
+            text,
+            "\n[[op]]\ntool = \"{}\"\npath = [{}]\nradius_elmos = {:.1}\nstrength = {:.3}\nfalloff = \"{}\"\ninvert = {}\n",
+            tool.name(),
+            path.join(", "),
+            16.0 + rng.unit() * 150.0,
+            0.1 + rng.unit() * 0.9,
+            Falloff::ALL[rng.below(4)].name(),
+            rng.unit() < 0.2,
+        );
+        for p in tool.params() {
+            match p.kind {
+                ParamKind::Image => {
+                    let _ = writeln!(text, "{} = \"cone.png\"", p.key);
+                }
+                // the erosions' cost grows with their iterations: a few keep the soak short
+                ParamKind::Number { min, max, .. } if p.key.contains("iterations") => {
+                    let _ = writeln!(text, "{} = {}", p.key, 3.0f32.clamp(min, max));
+                }
+                _ => {}
+            }
+        }
+    }
+    text
+}
+
+/// Every layer the tools write, for byte-for-byte comparison.
+fn assert_same(a: &Map, b: &Map) {
+    assert_eq!(
+        a.height_words(),
+        b.height_words(),
+        "heights (as the words saved)"
+    );
+    assert!(a.heights.data() == b.heights.data(), "heights (as floats)");
+    assert_eq!(a.metal, b.metal, "metal");
+    assert_eq!(a.grass, b.grass, "grass");
+    assert_eq!(a.types, b.types, "terrain types");
+}
+
+#[test]
+fn ten_thousand_random_steps_with_undo_and_redo_match_a_cpu_replay() {
+    let start = groundwork::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 9, "Soak");
+    let mut rng = Lcg(2026);
+    let mut session = Session::new(start.clone());
+    // the model: the strokes the history holds, and those undone and not yet redone
+    let mut done: Vec<(SymmetryMode, Op)> = Vec::new();
+    let mut undone: Vec<(SymmetryMode, Op)> = Vec::new();
+    let (mut strokes, mut undos, mut redos, mut unchanged) = (0, 0, 0, 0);
+    for f in 0..FILES {
+        let mode = SymmetryMode::ALL[f % SymmetryMode::ALL.len()];
+        let text = ops_file(&mut rng, mode, STEPS / FILES);
+        let file = ops::parse(&text, session.map(), &cone).expect("the soak's ops parse");
+        assert_eq!(file.ops.len(), STEPS / FILES);
+        // as ops::run does: the file's symmetry, then each step
+        session.map_mut().symmetry = file.symmetry.unwrap();
+        for (i, step) in file.ops.iter().enumerate() {
+            let before = session.history().undo_len();
+            ops::run_step(&mut session, step, None)
+                .unwrap_or_else(|e| panic!("file {f}, op {}: {e}", i + 1));
+            let after = session.history().undo_len();
+            match step {
+                Step::Stroke(op) => {
+                    strokes += 1;
+                    if after == before + 1 {
+                        done.push((mode, op.clone()));
+                        undone.clear();
+                    } else {
+                        assert_eq!(after, before, "a stroke adds one step or none");
+                        unchanged += 1;
+                    }
+                }
+                Step::Undo => {
+                    if let Some(s) = done.pop() {
+                        undos += 1;
+                        undone.push(s);
+                    }
+                }
+                Step::Redo => {
+                    if let Some(s) = undone.pop() {
+                        redos += 1;
+                        done.push(s);
+                    }
+                }
+            }
+            assert_eq!(
+                session.history().undo_len(),
+                done.len(),
+                "file {f}, op {}: undo steps",
+                i + 1
+            );
+            assert_eq!(
+                session.history().redo_len(),
+                undone.len(),
+                "file {f}, op {}: redo steps",
+                i + 1
+            );
+        }
+    }
+    eprintln!(
+        "{STEPS} steps: {strokes} strokes ({unchanged} changed nothing), {undos} undos, {redos} redos; {} strokes stand, history {} MiB",
+        done.len(),
+        session.history().bytes() >> 20
+    );
+    assert!(
+        undos > 1000 && redos > 500 && done.len() > 1000,
+        "the soak exercised too little"
+    );
+
+    // the replay: only the strokes that stand, in order, on a fresh session
+    let mut replay = Session::new(start.clone());
+    for (mode, op) in &done {
+        replay.map_mut().symmetry = *mode;
+        ops::run_op(&mut replay, op, None).unwrap();
+    }
+    assert_same(session.map(), replay.map());
+
+    // and everything undone gives the start back, every byte
+    while session.undo(None).is_some() {}
+    assert_same(session.map(), &start);
+}
