@@ -23,7 +23,7 @@ for t in "${targets[@]}"; do
     set +e
     cargo fuzz run -s none --release --debug-assertions "$t" "corpus/$t" -- \
         -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
-        -print_final_stats=1 -artifact_prefix="artifacts/$t/" >"$log" 2>&1
+        -print_final_stats=1 >"$log" 2>&1
     rc=$?
     set -e
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")

@@ -14,5 +14,11 @@ fn main() {
         }
         None => groundwork::cli::run(),
     };
+    // tests and benchmarks ask for the job's peak memory (the memory budget in ARCHITECTURE.md)
+    if std::env::var_os("GROUNDWORK_PEAK_MEMORY").is_some()
+        && let Some(bytes) = groundwork::cli::peak_resident_bytes()
+    {
+        eprintln!("peak resident memory: {bytes} bytes");
+    }
     std::process::exit(code);
 }

@@ -91,3 +91,11 @@ pub fn run() -> i32 {
         }
     }
 }
+
+/// This process's peak resident memory so far (Linux's `VmHWM`); `None` elsewhere.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

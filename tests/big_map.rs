@@ -1,0 +1,102 @@
+//! A 32x32 map (16384 x 16384 texture) within the memory budget ARCHITECTURE.md states: every
+//! tool of the registry run on it through `groundwork edit` (with undos), compiled to `.sd7`,
+//! and the archive opened again (`decompile`), each in its own process, whose peak resident
+//! memory (`VmHWM`, which the binary prints when `GROUNDWORK_PEAK_MEMORY` is set) must stay under [`BUDGET_BYTES`]. The peaks are printed.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+use groundwork::edit::tools::{ParamKind, StrokeStyle, TOOLS};
+use groundwork::map::MapSize;
+
+/// The CPU-side budget for one job on a 32x32 map (ARCHITECTURE.md, "Memory").
+const BUDGET_BYTES: u64 = 4 << 30;
+
+/// Runs `groundwork ARGS`, returning its peak resident bytes, as it reports them.
+fn peak_of(args: &[&str]) -> u64 {
+    let out = Command::new(env!("CARGO_BIN_EXE_groundwork"))
+        .args(args)
+        .env("GROUNDWORK_PEAK_MEMORY", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "groundwork {args:?} failed: {stderr}");
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("peak resident memory: "))
+        .and_then(|l| l.trim_end_matches(" bytes").parse().ok())
+        .unwrap_or_else(|| panic!("no peak reported: {stderr}"))
+}
+
+/// Every tool once, with undos between, over a 32x32 map (16384 elmos a side).
+fn every_tool() -> String {
+    let mut text = String::from("symmetry = \"mirror-x\"\n");
+    for (i, tool) in TOOLS.iter().enumerate() {
+        let x = 1500.0 + 800.0 * i as f32;
+        let path = match tool.style() {
+            StrokeStyle::Click => format!("[[{x}, 4000.0]]"),
+            _ => format!("[[{x}, 3000.0], [{}, 9000.0]]", x + 300.0),
+        };
+        let _ = write!(
+            text,
+            "\n[[op]]\ntool = \"{}\"\npath = {path}\nradius_elmos = 300.0\n",
+            tool.name()
+        );
+        for p in tool.params() {
+            match p.kind {
+                ParamKind::Image => {
+                    let _ = writeln!(text, "{} = \"cone.png\"", p.key);
+                }
+                ParamKind::Number { min, max, .. } if p.key.contains("iterations") => {
+                    let _ = writeln!(text, "{} = {}", p.key, 3.0f32.clamp(min, max));
+                }
+                _ => {}
+            }
+        }
+        if i % 3 == 2 {
+            text.push_str("\n[[op]]\ntool = \"undo\"\n");
+        }
+    }
+    text
+}
+
+fn cone_png(path: &Path) {
+    let n = 65u32;
+    let c = (n - 1) as f32 / 2.0;
+    let img = image::ImageBuffer::from_fn(n, n, |x, z| {
+        let r = ((x as f32 - c).powi(2) + (z as f32 - c).powi(2)).sqrt() / c;
+        image::Luma([((1.0 - r).max(0.0) * 65535.0) as u16])
+    });
+    img.save(path).unwrap();
+}
+
+#[test]
+fn a_32x32_map_edits_compiles_and_opens_within_the_memory_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("Big");
+    let map = groundwork::edit::procedural::relief_map(MapSize::new(32, 32).unwrap(), 4, "Big");
+    groundwork::formats::save_project(&map, &project).unwrap();
+    drop(map);
+    let ops = dir.path().join("ops.toml");
+    std::fs::write(&ops, every_tool()).unwrap();
+    cone_png(&dir.path().join("cone.png"));
+    let sd7 = dir.path().join("big.sd7");
+    let back = dir.path().join("Back");
+    let p = project.to_str().unwrap();
+    let edit = peak_of(&["edit", p, "--ops", ops.to_str().unwrap(), "--cpu", "--widen-range"]);
+    let compile = peak_of(&["compile", p, "-o", sd7.to_str().unwrap(), "-q"]);
+    let open = peak_of(&["decompile", sd7.to_str().unwrap(), "-o", back.to_str().unwrap()]);
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    eprintln!(
+        "32x32 peaks: edit (every tool, undo, save) {:.2} GiB, compile to .sd7 {:.2} GiB, open and decompile {:.2} GiB; budget {:.0} GiB",
+        gib(edit),
+        gib(compile),
+        gib(open),
+        gib(BUDGET_BYTES)
+    );
+    for (what, peak) in [("edit", edit), ("compile", compile), ("open", open)] {
+        assert!(peak < BUDGET_BYTES, "{what} peaked at {:.2} GiB", gib(peak));
+    }
+    assert!(groundwork::formats::is_project(&back));
+}
