@@ -9,21 +9,22 @@ cd "$(dirname "$0")/.."
 seconds="${1:-120}"
 shift || true
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-# libFuzzer's coverage flags are stable rustc options, but cargo-fuzz asks for -Z flags
+[ -n "${SKIP_BUILD:-}" ] || cargo run -q --example fuzz_seeds -- fuzz/corpus
+# cargo-fuzz passes -Z flags; the stable compiler takes them with this (set only for the fuzz
+# crate's own build folder, so the project's is not rebuilt)
 export RUSTC_BOOTSTRAP=1
-cargo run -q --example fuzz_seeds -- fuzz/corpus
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <(cd fuzz && cargo fuzz list); fi
 cd fuzz
-cargo fuzz build -s none --release --debug-assertions >/dev/null
+if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <(cargo fuzz list); fi
+[ -n "${SKIP_BUILD:-}" ] || cargo fuzz build -s none --release --debug-assertions >/dev/null
+bin="target/$(rustc -vV | sed -n 's/^host: //p')/release"
 summary=()
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
     log="artifacts/$t/run.log"
     set +e
-    cargo fuzz run -s none --release --debug-assertions "$t" "corpus/$t" -- \
-        -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
-        -print_final_stats=1 >"$log" 2>&1
+    "$bin/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" -max_total_time="$seconds" \
+        -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 -print_final_stats=1 >"$log" 2>&1
     rc=$?
     set -e
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")

@@ -6,13 +6,16 @@ fn main() {
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let code = match groundwork::ui::EditorOptions::from_args(&args) {
-        Some(Ok(options)) => groundwork::ui::run_editor(options),
-        Some(Err(e)) => {
+    let subcommand = args
+        .first()
+        .is_some_and(|a| groundwork::cli::is_subcommand(a));
+    let code = match (subcommand, groundwork::ui::EditorOptions::from_args(&args)) {
+        (false, Some(Ok(options))) => groundwork::ui::run_editor(options),
+        (false, Some(Err(e))) => {
             eprintln!("error: {e}");
             2
         }
-        None => groundwork::cli::run(),
+        _ => groundwork::cli::run(),
     };
     // tests and benchmarks ask for the job's peak memory (the memory budget in ARCHITECTURE.md)
     if std::env::var_os("GROUNDWORK_PEAK_MEMORY").is_some()

@@ -84,9 +84,21 @@ fn a_32x32_map_edits_compiles_and_opens_within_the_memory_budget() {
     let sd7 = dir.path().join("big.sd7");
     let back = dir.path().join("Back");
     let p = project.to_str().unwrap();
-    let edit = peak_of(&["edit", p, "--ops", ops.to_str().unwrap(), "--cpu", "--widen-range"]);
+    let edit = peak_of(&[
+        "edit",
+        p,
+        "--ops",
+        ops.to_str().unwrap(),
+        "--cpu",
+        "--widen-range",
+    ]);
     let compile = peak_of(&["compile", p, "-o", sd7.to_str().unwrap(), "-q"]);
-    let open = peak_of(&["decompile", sd7.to_str().unwrap(), "-o", back.to_str().unwrap()]);
+    let open = peak_of(&[
+        "decompile",
+        sd7.to_str().unwrap(),
+        "-o",
+        back.to_str().unwrap(),
+    ]);
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
     eprintln!(
         "32x32 peaks: edit (every tool, undo, save) {:.2} GiB, compile to .sd7 {:.2} GiB, open and decompile {:.2} GiB; budget {:.0} GiB",

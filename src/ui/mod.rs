@@ -39,7 +39,8 @@ pub struct EditorOptions {
 
 impl EditorOptions {
     /// Parses the editor's own arguments (`PATH`, `--screenshot PATH`, `--frames N`); `None`
-    /// when they are not the editor's (a subcommand, `--help`), so the CLI should take them.
+    /// when they are not the editor's (`--help`, two paths), so the CLI should take them.
+    /// `main` sends subcommands to the CLI before asking.
     pub fn from_args(args: &[String]) -> Option<Result<EditorOptions, String>> {
         let mut o = EditorOptions {
             animate_water: true,
@@ -71,7 +72,6 @@ impl EditorOptions {
                     continue;
                 }
                 s if s.starts_with('-') => return None,
-                s if i == 0 && crate::cli::is_subcommand(s) => return None,
                 _ => {
                     if o.open.is_some() {
                         return None;
@@ -156,7 +156,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(o.screenshot, Some((PathBuf::from("s.png"), 5)));
-        assert!(EditorOptions::from_args(&args(&["render", "x", "-o", "y.png"])).is_none());
+        assert!(EditorOptions::from_args(&args(&["a.sd7", "b.sd7"])).is_none());
         assert!(EditorOptions::from_args(&args(&["--help"])).is_none());
         assert!(
             EditorOptions::from_args(&args(&["--frames", "0", "--screenshot", "a"]))
