@@ -112,3 +112,67 @@ fn a_32x32_map_edits_compiles_and_opens_within_the_memory_budget() {
     }
     assert!(groundwork::formats::is_project(&back));
 }
+
+#[test]
+fn a_large_bundled_file_is_streamed_to_disk_on_decompile() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    // a small map as a folder, then zipped (stored) with a 192 MiB file of noise beside it
+    let map = groundwork::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 3, "Small");
+    let sdd = dir.path().join("small.sdd");
+    groundwork::compile::compile_map(
+        &map,
+        &sdd,
+        &groundwork::compile::CompileOptions::default(),
+        &groundwork::compile::Progress::none(),
+    )
+    .unwrap();
+    let big_len = 192usize << 20;
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let noise: Vec<u8> = (0..big_len / 8)
+        .flat_map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state.to_le_bytes()
+        })
+        .collect();
+    let sdz = dir.path().join("small.sdz");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&sdz).unwrap());
+    let stored = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(true);
+    for entry in std::fs::read_dir(sdd.join("maps")).unwrap() {
+        let p = entry.unwrap().path();
+        let name = format!("maps/{}", p.file_name().unwrap().to_string_lossy());
+        zip.start_file(name, stored).unwrap();
+        zip.write_all(&std::fs::read(&p).unwrap()).unwrap();
+    }
+    zip.start_file("mapinfo.lua", stored).unwrap();
+    zip.write_all(&std::fs::read(sdd.join("mapinfo.lua")).unwrap())
+        .unwrap();
+    zip.start_file("sounds/ambient.ogg", stored).unwrap();
+    zip.write_all(&noise).unwrap();
+    zip.finish().unwrap();
+
+    let back = dir.path().join("Back");
+    let peak = peak_of(&[
+        "decompile",
+        sdz.to_str().unwrap(),
+        "-o",
+        back.to_str().unwrap(),
+    ]);
+    let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+    eprintln!(
+        "decompiling a 2x2 map with a {:.0} MiB bundled file peaked at {:.0} MiB",
+        mib(big_len as u64),
+        mib(peak)
+    );
+    let written = std::fs::read(back.join("archive/sounds/ambient.ogg")).unwrap();
+    assert!(written == noise, "the bundled file came out changed");
+    assert!(
+        peak < big_len as u64,
+        "the file was held in memory: peak {:.0} MiB",
+        mib(peak)
+    );
+}

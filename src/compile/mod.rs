@@ -239,18 +239,9 @@ pub fn compile_map(
         smt_path.clone(),
     ];
     let mut files = vec![
-        ArchiveFile {
-            path: "mapinfo.lua".into(),
-            data: mapinfo.into_bytes(),
-        },
-        ArchiveFile {
-            path: smf_path,
-            data: smf,
-        },
-        ArchiveFile {
-            path: smt_path,
-            data: smt,
-        },
+        ArchiveFile::new("mapinfo.lua".into(), mapinfo.into_bytes()),
+        ArchiveFile::new(smf_path, smf),
+        ArchiveFile::new(smt_path, smt),
     ];
     for f in &map.bundled_files {
         if ours.iter().any(|o| o.eq_ignore_ascii_case(&f.path)) {

@@ -37,7 +37,8 @@ impl Vfs for Files<'_> {
         self.0
             .iter()
             .find(|f| f.path.eq_ignore_ascii_case(&want))
-            .map(|f| f.data.clone())
+            .and_then(|f| f.bytes().ok())
+            .map(|b| b.into_owned())
     }
 }
 
@@ -105,12 +106,12 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<BundledFile>) {
             continue;
         };
         let path = rel.to_string_lossy().replace('\\', "/");
-        let total: usize = out.iter().map(|f| f.data.len()).sum();
+        let total: usize = out.iter().map(|f| f.len() as usize).sum();
         if !is_definition(&path) || total > 64 << 20 {
             continue;
         }
         if let Ok(data) = std::fs::read(&p) {
-            out.push(BundledFile { path, data });
+            out.push(BundledFile::new(path, data));
         }
     }
 }
@@ -189,7 +190,7 @@ fn rapid_definitions(data_dir: &Path, package: &Path) -> Vec<BundledFile> {
             .read_to_end(&mut data)
             .is_ok()
         {
-            out.push(BundledFile { path: e.path, data });
+            out.push(BundledFile::new(e.path, data));
         }
     }
     out
@@ -201,10 +202,7 @@ mod tests {
     use std::io::Write as _;
 
     fn file(path: &str, text: &str) -> BundledFile {
-        BundledFile {
-            path: path.into(),
-            data: text.as_bytes().to_vec(),
-        }
+        BundledFile::new(path.into(), text.as_bytes().to_vec())
     }
 
     #[test]

@@ -282,7 +282,7 @@ fn map_blades(map: &Map, config: &GrassConfig) -> Option<(Vec<u8>, usize, usize,
         .iter()
         .find(|f| f.path.to_ascii_lowercase() == want)?;
     let (rgba, w, h) =
-        crate::formats::image_file::decode_rgba(&file.data, &file.path, 4096).ok()?;
+        crate::formats::image_file::decode_rgba(&file.bytes().ok()?, &file.path, 4096).ok()?;
     Some((rgba, w, h, file.path.clone()))
 }
 

@@ -416,7 +416,7 @@ fn map_normals(map: &Map) -> Option<(Vec<u8>, usize, usize)> {
         let p = f.path.to_ascii_lowercase();
         p == want || p == format!("maps/{want}")
     })?;
-    crate::formats::image_file::decode_rgba(&file.data, &file.path, 2048).ok()
+    crate::formats::image_file::decode_rgba(&file.bytes().ok()?, &file.path, 2048).ok()
 }
 
 /// The pictures the water of one view samples: the terrain mirrored in the water (half size)
@@ -544,10 +544,8 @@ mod tests {
         image::RgbaImage::from_pixel(8, 4, image::Rgba([128, 128, 255, 255]))
             .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .unwrap();
-        m.bundled_files.push(crate::map::BundledFile {
-            path: "maps/Waves.png".into(),
-            data: png,
-        });
+        m.bundled_files
+            .push(crate::map::BundledFile::new("maps/Waves.png".into(), png));
         m.settings.water.normal_texture = Some("waves.png".into());
         let (rgba, w, h) = map_normals(&m).unwrap();
         assert_eq!((w, h, &rgba[..4]), (8, 4, &[128, 128, 255, 255][..]));

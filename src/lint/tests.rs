@@ -169,10 +169,10 @@ fn feature_unknown_and_where_names_come_from() {
     assert!(rules(&m).is_empty(), "{:?}", rules(&m));
     // defined by the map's features/
     m.features.push(tree("MysteryRock"));
-    m.bundled_files.push(BundledFile {
-        path: "features/rocks.lua".into(),
-        data: b"return { mysteryrock = { object = 'rock.s3o' } }".to_vec(),
-    });
+    m.bundled_files.push(BundledFile::new(
+        "features/rocks.lua".into(),
+        b"return { mysteryrock = { object = 'rock.s3o' } }".to_vec(),
+    ));
     assert!(rules(&m).is_empty(), "{:?}", rules(&m));
     // or by the installed game
     m.features.push(tree("rocks30_def_08"));
@@ -189,10 +189,10 @@ fn feature_unknown_and_where_names_come_from() {
 fn feature_name_too_long() {
     fires("feature-name-too-long", |m| {
         m.features.push(tree(&"x".repeat(32)));
-        m.bundled_files.push(BundledFile {
-            path: "features/x.lua".into(),
-            data: format!("return {{ {} = {{}} }}", "x".repeat(32)).into_bytes(),
-        });
+        m.bundled_files.push(BundledFile::new(
+            "features/x.lua".into(),
+            format!("return {{ {} = {{}} }}", "x".repeat(32)).into_bytes(),
+        ));
     });
     let mut m = clean();
     m.features.push(tree("TreeType1"));

@@ -53,10 +53,104 @@ pub struct Team {
 
 /// A file the map's archive carries as it is: feature models, textures, Lua gadgets,
 /// `mapconfig/` overrides. Its path uses `/` and is relative to the archive root.
+///
+/// Small files are held in `data`. A large one read from an archive (over
+/// [`BundledFile::SPILL_BYTES`]) is streamed into a scratch file instead and `data` stays
+/// empty: read it with [`BundledFile::bytes`], copy it with [`BundledFile::write_to`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BundledFile {
     pub path: String,
     pub data: Vec<u8>,
+    spill: Option<std::sync::Arc<Spill>>,
+}
+
+/// A bundled file's bytes in a scratch file, removed when the last copy of the map drops it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Spill {
+    path: std::path::PathBuf,
+    len: u64,
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+impl BundledFile {
+    /// Bundled files bigger than this are kept on disk when read from an archive.
+    pub const SPILL_BYTES: u64 = 16 << 20;
+
+    /// A file held in memory.
+    pub fn new(path: String, data: Vec<u8>) -> BundledFile {
+        BundledFile {
+            path,
+            data,
+            spill: None,
+        }
+    }
+
+    /// A file streamed from `reader` into a scratch file, checked to be `len` bytes long.
+    pub fn spilled(
+        path: String,
+        reader: &mut dyn std::io::Read,
+        len: u64,
+    ) -> std::io::Result<BundledFile> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let scratch = std::env::temp_dir().join(format!(
+            "groundwork-bundled-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let spill = Spill { path: scratch, len };
+        let mut file = std::fs::File::create(&spill.path)?;
+        let copied = std::io::copy(&mut std::io::Read::take(reader, len + 1), &mut file)?;
+        if copied != len {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("unpacks to {copied} bytes, not the {len} it declares"),
+            ));
+        }
+        Ok(BundledFile {
+            path,
+            data: Vec::new(),
+            spill: Some(std::sync::Arc::new(spill)),
+        })
+    }
+
+    /// Its size in bytes.
+    pub fn len(&self) -> u64 {
+        self.spill
+            .as_ref()
+            .map_or(self.data.len() as u64, |s| s.len)
+    }
+
+    /// Whether it has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether its bytes are on disk rather than in memory.
+    pub fn is_spilled(&self) -> bool {
+        self.spill.is_some()
+    }
+
+    /// Its bytes (read from the scratch file when spilled).
+    pub fn bytes(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
+        match &self.spill {
+            None => Ok(std::borrow::Cow::Borrowed(&self.data)),
+            Some(s) => std::fs::read(&s.path).map(std::borrow::Cow::Owned),
+        }
+    }
+
+    /// Writes it to `dest`, a spilled file by copying on disk.
+    pub fn write_to(&self, dest: &std::path::Path) -> std::io::Result<()> {
+        match &self.spill {
+            None => std::fs::write(dest, &self.data),
+            Some(s) => std::fs::copy(&s.path, dest).map(|_| ()),
+        }
+    }
 }
 
 /// A whole map, the truth that export is a pure function of.

@@ -136,7 +136,9 @@ impl Vfs for ArchiveContents {
         self.files.iter().map(|f| f.path.clone()).collect()
     }
     fn read(&self, path: &str) -> Option<Vec<u8>> {
-        self.find(path).map(|f| f.data.clone())
+        self.find(path)
+            .and_then(|f| f.bytes().ok())
+            .map(|b| b.into_owned())
     }
 }
 
@@ -247,15 +249,22 @@ pub fn read_folder(dir: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatErr
                     .into_owned();
                 budget.take(&rel, len, None)?;
                 let data = std::fs::read(&p).map_err(|e| FormatError::io(&p, e))?;
-                files.push(ArchiveFile {
-                    path: normalize_entry_path(&rel, what)?,
-                    data,
-                });
+                files.push(ArchiveFile::new(normalize_entry_path(&rel, what)?, data));
             }
             // symbolic links are not followed: they could point anywhere
         }
     }
     Ok(files)
+}
+
+/// Whether an entry is streamed to a scratch file rather than held in memory: large files
+/// the map readers do not parse (the `.smf`, `.smt` and Lua are always read).
+fn spills(path: &str, size: u64) -> bool {
+    let lower = path.to_ascii_lowercase();
+    size > ArchiveFile::SPILL_BYTES
+        && ![".smf", ".smt", ".lua"]
+            .iter()
+            .any(|ext| lower.ends_with(ext))
 }
 
 fn read_sdz(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
@@ -283,6 +292,13 @@ fn read_sdz(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
         let path = normalize_entry_path(&name, what)?;
         let size = entry.size();
         budget.take(&name, size, Some(entry.compressed_size()))?;
+        if spills(&path, size) {
+            let file = ArchiveFile::spilled(path, &mut entry, size)
+                .map_err(|e| FormatError::invalid(what, format!("zip entry {name}: {e}")))?;
+            files.push(file);
+            budget.check_total(archive_bytes)?;
+            continue;
+        }
         let mut data = Vec::with_capacity(size.min(1 << 28) as usize);
         (&mut entry)
             .take(size + 1)
@@ -297,7 +313,7 @@ fn read_sdz(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
                 ),
             ));
         }
-        files.push(ArchiveFile { path, data });
+        files.push(ArchiveFile::new(path, data));
         budget.check_total(archive_bytes)?;
     }
     Ok(files)
@@ -341,6 +357,19 @@ fn read_sd7(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
                     return Ok(false);
                 }
             };
+            if spills(&path, entry.size()) {
+                match ArchiveFile::spilled(path, r, entry.size()) {
+                    Ok(f) => files.push(f),
+                    Err(e) => {
+                        failure = Some(FormatError::invalid(
+                            what,
+                            format!("7z entry {}: {e}", entry.name()),
+                        ));
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
             let mut data = Vec::with_capacity(entry.size().min(1 << 28) as usize);
             r.take(entry.size() + 1).read_to_end(&mut data)?;
             // the real bytes, not only the declared ones
@@ -356,7 +385,7 @@ fn read_sd7(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
                 ));
                 return Ok(false);
             }
-            files.push(ArchiveFile { path, data });
+            files.push(ArchiveFile::new(path, data));
             Ok(true)
         })
         .map_err(seven)?;
@@ -507,7 +536,7 @@ fn replace_with(tmp: &Path, out: &Path, is_dir: bool) -> Result<(), FormatError>
 }
 
 fn total_bytes(files: &[&ArchiveFile]) -> u64 {
-    files.iter().map(|f| f.data.len() as u64).sum()
+    files.iter().map(|f| f.len()).sum()
 }
 
 fn cancelled_or(e: std::io::Error, path: &Path) -> FormatError {
@@ -531,8 +560,8 @@ fn write_sdd(
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).map_err(|e| FormatError::io(parent, e))?;
         }
-        std::fs::write(&p, &f.data).map_err(|e| FormatError::io(&p, e))?;
-        done += f.data.len() as u64;
+        f.write_to(&p).map_err(|e| FormatError::io(&p, e))?;
+        done += f.len();
         if !progress(done, total) {
             return Err(FormatError::Cancelled);
         }
@@ -557,8 +586,10 @@ fn write_sdz(
         |e: zip::result::ZipError| FormatError::invalid(path.display().to_string(), e.to_string());
     for f in files {
         zip.start_file(f.path.as_str(), options).map_err(zerr)?;
+        // a spilled file is read back for packing, one at a time
+        let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
         let mut r = Counted {
-            data: &f.data,
+            data: &data,
             pos: 0,
             done: &mut done,
             total,
@@ -587,10 +618,11 @@ fn write_sd7(
     let mut sz = sevenz_rust2::ArchiveWriter::new(std::io::BufWriter::new(file)).map_err(serr)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
     for f in files {
-        sz.set_content_methods(vec![sd7_options(&f.data, threads).into()]);
+        let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
+        sz.set_content_methods(vec![sd7_options(&data, threads).into()]);
         // non-solid: one stream per entry, so the engine can read mapinfo.lua alone
         let r = Counted {
-            data: &f.data,
+            data: &data,
             pos: 0,
             done: &mut done,
             total,

@@ -4,18 +4,12 @@ use super::*;
 
 fn sample() -> Vec<ArchiveFile> {
     vec![
-        ArchiveFile {
-            path: "maps/Big_Map.smt".into(),
-            data: (0..300_000u32).map(|i| (i % 251) as u8).collect(),
-        },
-        ArchiveFile {
-            path: "mapinfo.lua".into(),
-            data: b"return {}".to_vec(),
-        },
-        ArchiveFile {
-            path: "maps/Big_Map.smf".into(),
-            data: vec![7; 1000],
-        },
+        ArchiveFile::new(
+            "maps/Big_Map.smt".into(),
+            (0..300_000u32).map(|i| (i % 251) as u8).collect(),
+        ),
+        ArchiveFile::new("mapinfo.lua".into(), b"return {}".to_vec()),
+        ArchiveFile::new("maps/Big_Map.smf".into(), vec![7; 1000]),
     ]
 }
 
@@ -115,14 +109,8 @@ fn bomb(ext: &str, mib: usize) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join(format!("bomb.{ext}"));
     let files = vec![
-        ArchiveFile {
-            path: "mapinfo.lua".into(),
-            data: b"return {}".to_vec(),
-        },
-        ArchiveFile {
-            path: "maps/zeros.smt".into(),
-            data: vec![0; mib << 20],
-        },
+        ArchiveFile::new("mapinfo.lua".into(), b"return {}".to_vec()),
+        ArchiveFile::new("maps/zeros.smt".into(), vec![0; mib << 20]),
     ];
     write_archive(&out, &files, &mut no_progress()).unwrap();
     (dir, out)
@@ -152,10 +140,7 @@ fn archive_bombs_are_refused_naming_the_entry() {
             x as u8
         })
         .collect();
-    let files = vec![ArchiveFile {
-        path: "maps/noise.smt".into(),
-        data: noise,
-    }];
+    let files = vec![ArchiveFile::new("maps/noise.smt".into(), noise)];
     write_archive(&out, &files, &mut no_progress()).unwrap();
     assert_eq!(ArchiveContents::read(&out).unwrap().files().len(), 1);
 }

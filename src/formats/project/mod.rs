@@ -357,7 +357,7 @@ fn write_bundled(dir: &Path, files: &[BundledFile]) -> Result<(), FormatError> {
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).map_err(|e| FormatError::io(parent, e))?;
         }
-        std::fs::write(&p, &f.data).map_err(|e| FormatError::io(&p, e))?;
+        f.write_to(&p).map_err(|e| FormatError::io(&p, e))?;
     }
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(|e| FormatError::io(dir, e))?;

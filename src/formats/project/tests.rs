@@ -86,10 +86,10 @@ fn sample_map() -> Map {
         z_elmos: 6.0,
         rotation_deg: 45.0,
     });
-    m.bundled_files.push(BundledFile {
-        path: "mapconfig/mapinfo/a.lua".into(),
-        data: b"return {}".to_vec(),
-    });
+    m.bundled_files.push(BundledFile::new(
+        "mapconfig/mapinfo/a.lua".into(),
+        b"return {}".to_vec(),
+    ));
     m
 }
 
