@@ -15,8 +15,9 @@ use groundwork::formats::bc1::{
 struct CpuClock(f64);
 impl CpuClock {
     fn now() -> CpuClock {
-        // SAFETY: fills a zeroed timespec with this thread's clock
+        // SAFETY: an all-zero timespec is a valid value
         let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+        // SAFETY: fills the timespec, which lives to the call's end, with this thread's clock
         unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
         CpuClock(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
     }

@@ -39,6 +39,7 @@ fn measure(cmd: &mut Command) -> Cost {
         .expect("spawn");
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: waits for our own child and fills a zeroed rusage
     unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };

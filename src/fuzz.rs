@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use crate::formats::archive::ArchiveContents;
 use crate::formats::{sc2, wz2100};
 
+/// A fuzz entry point: any bytes in, nothing out; it must not panic, hang or run away.
+pub type Target = fn(&[u8]);
+
 /// Every target, by the name its cargo-fuzz binary and regression folder carry.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("smf", smf),
     ("smt", smt),
     ("mapinfo", mapinfo),
@@ -27,7 +30,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
 ];
 
 /// The target called `name`.
-pub fn target(name: &str) -> Option<fn(&[u8])> {
+pub fn target(name: &str) -> Option<Target> {
     TARGETS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 

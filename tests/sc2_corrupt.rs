@@ -20,15 +20,18 @@ static LARGEST: AtomicUsize = AtomicUsize::new(0);
 
 struct Guarded;
 
+// SAFETY: every call goes to System unchanged, or fails with null as GlobalAlloc allows
 unsafe impl GlobalAlloc for Guarded {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
         if layout.size() > ALLOC_LIMIT {
             return std::ptr::null_mut();
         }
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System takes as it is
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System takes as it is
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
@@ -36,6 +39,7 @@ unsafe impl GlobalAlloc for Guarded {
         if layout.size() > ALLOC_LIMIT {
             return std::ptr::null_mut();
         }
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System takes as it is
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
@@ -43,6 +47,7 @@ unsafe impl GlobalAlloc for Guarded {
         if new_size > ALLOC_LIMIT {
             return std::ptr::null_mut();
         }
+        // SAFETY: the caller keeps GlobalAlloc's contract, which System takes as it is
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }

@@ -232,8 +232,8 @@ pub fn lint_map(map: &Map, ctx: &LintContext) -> Vec<Finding> {
         out.push(finding(
             "extractor-radius-default",
             format!("extractorRadius is {} elmos, the engine's default: one extractor reaches half a map unit and spots merge (BAR uses about 80 to 100)", s.extractor_radius_elmos),
-            "set extractorRadius to 90 elmos",
-            Some(FixAction::SetExtractorRadius(90.0)),
+            "set extractorRadius to 90 elmos (BAR's map template)",
+            Some(FixAction::SetExtractorRadius(crate::map::bar::EXTRACTOR_RADIUS_ELMOS)),
         ));
     }
     let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());

@@ -6,10 +6,7 @@
 
 use super::{Grid, Map, SymmetryMode};
 
-/// BAR's tech-1 extractor's `extractsMetal`.
-pub const T1_EXTRACTS_METAL: f32 = 0.001;
-/// BAR's moho (tech-2) extractor's `extractsMetal`.
-pub const MOHO_EXTRACTS_METAL: f32 = 0.004;
+pub use super::bar::{MOHO_EXTRACTS_METAL, T1_EXTRACTS_METAL};
 /// The side of a metal cell.
 pub const METAL_CELL_ELMOS: f32 = 16.0;
 /// A spot whose box is wider or taller than this many extractor radii makes BAR call the whole

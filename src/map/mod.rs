@@ -1,6 +1,7 @@
 //! The document: what a map is. Every layer at engine resolution, the settings `mapinfo.lua`
 //! carries, features and teams. No files, no GPU, no UI.
 
+pub mod bar;
 pub mod grass;
 pub mod grid;
 pub mod lua_value;

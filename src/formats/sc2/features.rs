@@ -15,7 +15,8 @@
 use crate::map::Feature;
 
 /// The engine's built-in geothermal vent.
-pub const GEOVENT: &str = "GeoVent";
+pub use crate::map::bar::GEOVENT;
+use crate::map::bar::ROCK_FEATURE_PREFIX;
 /// The side of BAR's largest rocks30 rock, in elmos (footprint 4 x 16).
 const BIG_ROCK_ELMOS: f32 = 64.0;
 
@@ -60,7 +61,7 @@ pub fn rocks(
         let fp = (side / 16.0).round().clamp(1.0, 4.0) as u32;
         let nn = (8 * fp - 2).clamp(1, 30);
         return vec![Feature {
-            name: format!("rocks30_{biome}_{nn:02}"),
+            name: format!("{ROCK_FEATURE_PREFIX}_{biome}_{nn:02}"),
             x_elmos,
             z_elmos,
             rotation_deg,
@@ -79,7 +80,7 @@ pub fn rocks(
                 (j as f32 + 0.5) * step - side / 2.0,
             );
             out.push(Feature {
-                name: format!("rocks30_{biome}_30"),
+                name: format!("{ROCK_FEATURE_PREFIX}_{biome}_30"),
                 x_elmos: x_elmos + ox * c - oz * s,
                 z_elmos: z_elmos + ox * s + oz * c,
                 rotation_deg,

@@ -31,8 +31,7 @@ pub const STANDARD_PEAK: u8 = 128;
 pub const RICH_PEAK: u8 = 255;
 /// What a standard spot yields to a T1 extractor, metal per second.
 pub const STANDARD_SPOT_METAL_PER_S: f32 = 2.0;
-/// BAR's map template's `extractorRadius`.
-pub const EXTRACTOR_RADIUS_ELMOS: f32 = 90.0;
+pub use crate::map::bar::EXTRACTOR_RADIUS_ELMOS;
 
 /// A mineral patch in elmos.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -34,9 +34,8 @@ use crate::map::{Feature, Grid, Team};
 pub const SPOT_METAL_BYTES: f32 = 2000.0;
 /// The map's `maxMetal`.
 pub const MAX_METAL: f32 = 1.0;
+pub use crate::map::bar::EXTRACTOR_RADIUS_ELMOS;
 pub use crate::map::metal::T1_EXTRACTS_METAL;
-/// The map's `extractorRadius`.
-pub const EXTRACTOR_RADIUS_ELMOS: f32 = 90.0;
 /// Dome radius in 16-elmo metal cells.
 pub const DOME_RADIUS_CELLS: f32 = 3.5;
 
@@ -70,9 +69,13 @@ pub fn bar_feature(name: &str, tileset: Tileset) -> Option<String> {
             Tileset::Urban => "def",
             Tileset::Rockies => "snow",
         };
-        return (1..=3)
-            .contains(&n)
-            .then(|| format!("rocks30_{biome}_{:02}", n * 8));
+        return (1..=3).contains(&n).then(|| {
+            format!(
+                "{}_{biome}_{:02}",
+                crate::map::bar::ROCK_FEATURE_PREFIX,
+                n * 8
+            )
+        });
     }
     None
 }

@@ -34,10 +34,9 @@ pub const CLIFF_SLOPE: f32 = 0.6;
 pub const CLIFF_GRADIENT: f32 = 2.291_288;
 /// The narrowest band a cliff face is squeezed into, so the engine's 16-elmo slope cells see it.
 pub const CLIFF_MIN_BAND_ELMOS: f32 = 24.0;
-/// BAR's bots climb up to 36 degrees of maxSlope: 1 - cos(1.5 x 36 degrees).
-pub const BAR_BOT_MAX_SLOPE: f32 = 0.412;
-/// BAR's tanks climb up to 18 degrees: 1 - cos(1.5 x 18 degrees).
-pub const BAR_TANK_MAX_SLOPE: f32 = 0.109;
+pub use crate::map::bar::{
+    BOT_MAX_SLOPE as BAR_BOT_MAX_SLOPE, TANK_MAX_SLOPE as BAR_TANK_MAX_SLOPE,
+};
 
 /// What the height conversion did, for the report.
 #[derive(Clone, Debug, Default)]
