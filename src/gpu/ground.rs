@@ -2,8 +2,6 @@
 //! exceeds what one texture may be on many GPUs), each with a full mip chain built on the CPU
 //! and uploaded one tile at a time so progress can be shown and staging memory stays small.
 
-use rayon::prelude::*;
-
 use super::{GpuContext, GpuError};
 use crate::map::GroundTexture;
 
@@ -22,24 +20,8 @@ pub fn tile_texels(width: usize, height: usize, max_dimension: u32) -> u32 {
 
 /// Halves an RGBA8 image (2 x 2 box filter); `w` and `h` are even or 1.
 pub fn downsample(src: &[u8], w: usize, h: usize) -> (Vec<u8>, usize, usize) {
-    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
-    let mut out = vec![0u8; nw * nh * 4];
-    out.par_chunks_mut(nw * 4).enumerate().for_each(|(y, row)| {
-        let y0 = (2 * y).min(h - 1);
-        let y1 = (2 * y + 1).min(h - 1);
-        for x in 0..nw {
-            let x0 = (2 * x).min(w - 1);
-            let x1 = (2 * x + 1).min(w - 1);
-            for c in 0..4 {
-                let s = src[(y0 * w + x0) * 4 + c] as u32
-                    + src[(y0 * w + x1) * 4 + c] as u32
-                    + src[(y1 * w + x0) * 4 + c] as u32
-                    + src[(y1 * w + x1) * 4 + c] as u32;
-                row[x * 4 + c] = ((s + 2) / 4) as u8;
-            }
-        }
-    });
-    (out, nw, nh)
+    let out = crate::formats::bc1::downsample_2x(src, w, h);
+    (out, (w / 2).max(1), (h / 2).max(1))
 }
 
 /// One tile: its texture and the bind group that draws with it.

@@ -181,24 +181,27 @@ fn decode_blocks(
     out
 }
 
-/// Halves an RGBA8 image (even sides) with a 2x2 box filter.
+/// Halves an RGBA8 image with a 2x2 box filter, rounding; each side is even or 1 (a side of
+/// 1 stays 1). The one box filter: mipmaps here and the viewer's ground tiles use it.
 pub fn downsample_2x(rgba: &[u8], width: usize, height: usize) -> Vec<u8> {
-    let (w2, h2) = (width / 2, height / 2);
+    use rayon::prelude::*;
+    let (w2, h2) = ((width / 2).max(1), (height / 2).max(1));
     let mut out = vec![0u8; w2 * h2 * 4];
-    for y in 0..h2 {
-        let r0 = &rgba[(2 * y) * width * 4..(2 * y + 1) * width * 4];
-        let r1 = &rgba[(2 * y + 1) * width * 4..(2 * y + 2) * width * 4];
-        let o = &mut out[y * w2 * 4..(y + 1) * w2 * 4];
+    out.par_chunks_mut(w2 * 4).enumerate().for_each(|(y, row)| {
+        let y0 = (2 * y).min(height - 1);
+        let y1 = (2 * y + 1).min(height - 1);
         for x in 0..w2 {
+            let x0 = (2 * x).min(width - 1);
+            let x1 = (2 * x + 1).min(width - 1);
             for c in 0..4 {
-                let s = r0[8 * x + c] as u32
-                    + r0[8 * x + 4 + c] as u32
-                    + r1[8 * x + c] as u32
-                    + r1[8 * x + 4 + c] as u32;
-                o[4 * x + c] = ((s + 2) / 4) as u8;
+                let s = rgba[(y0 * width + x0) * 4 + c] as u32
+                    + rgba[(y0 * width + x1) * 4 + c] as u32
+                    + rgba[(y1 * width + x0) * 4 + c] as u32
+                    + rgba[(y1 * width + x1) * 4 + c] as u32;
+                row[x * 4 + c] = ((s + 2) / 4) as u8;
             }
         }
-    }
+    });
     out
 }
 

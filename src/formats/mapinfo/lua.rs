@@ -45,7 +45,8 @@ const INSTRUCTIONS_PER_HOOK: u32 = 10_000;
 
 /// What the script is allowed to see beyond the safe standard libraries; written in Lua so the
 /// environment rules (`VFS.Include` runs in the caller's environment) match the engine's.
-const PRELUDE: &str = r#"
+const PRELUDE: &str = concat!(
+    r#"
 local load_text, list_dir = __gw_load_text, __gw_list_dir
 __gw_load_text, __gw_list_dir = nil, nil
 dofile, loadfile, require, module, collectgarbage, gcinfo, newproxy = nil, nil, nil, nil, nil, nil, nil
@@ -82,19 +83,9 @@ Spring = {
 	Log = function() end,
 }
 
-function lowerkeys(t)
-	local renames = {}
-	for k, v in pairs(t) do
-		if type(v) == "table" then lowerkeys(v) end
-		if type(k) == "string" and k ~= k:lower() then renames[#renames + 1] = k end
-	end
-	for _, k in ipairs(renames) do
-		t[k:lower()] = t[k]
-		t[k] = nil
-	end
-	return t
-end
-
+function lowerkeys"#,
+    super::lowerkeys_lua!(),
+    r#"
 function tmerge(into, from)
 	for k, v in pairs(from) do
 		if type(v) == "table" then
@@ -106,7 +97,8 @@ function tmerge(into, from)
 	end
 	return into
 end
-"#;
+"#
+);
 
 /// Evaluates `source` (a `mapinfo.lua`) and returns the table it returns, every key
 /// lowercased as the engine's parser does.

@@ -1,6 +1,28 @@
 //! `mapinfo.lua`: the map's declaration. Written in BAR's full layout with the standard tail
 //! that merges `mapconfig/mapinfo/*.lua`; read back through sandboxed Lua 5.1.
 
+/// The body of the engine's `lowerkeys(t)` in Lua (every string key lowercased, at every
+/// depth), written once: the sandbox defines it for the scripts it runs, and every
+/// `mapinfo.lua` we write carries it in its standard tail.
+macro_rules! lowerkeys_lua {
+    () => {
+        r#"(t)
+	local renames = {}
+	for k, v in pairs(t) do
+		if type(v) == "table" then lowerkeys(v) end
+		if type(k) == "string" and k ~= k:lower() then renames[#renames + 1] = k end
+	end
+	for _, k in ipairs(renames) do
+		t[k:lower()] = t[k]
+		t[k] = nil
+	end
+	return t
+end
+"#
+    };
+}
+use lowerkeys_lua;
+
 mod lua;
 mod write;
 

@@ -6,24 +6,15 @@ use crate::map::{LuaTable, LuaValue};
 
 /// The tail every BAR map ends with, in our own words: lowercase every key (the engine's parser
 /// does too), then merge each `mapconfig/mapinfo/*.lua` (sorted) into the table.
-const STANDARD_TAIL: &str = r#"
+const STANDARD_TAIL: &str = concat!(
+    r#"
 --------------------------------------------------------------------------------
 -- Post-processing (BAR's standard tail): lower-case every key, then merge the
 -- overrides in mapconfig/mapinfo/*.lua (map options, water level, ...) into it.
 
-local function lowerkeys(t)
-	local renames = {}
-	for k, v in pairs(t) do
-		if type(v) == "table" then lowerkeys(v) end
-		if type(k) == "string" and k ~= k:lower() then renames[#renames + 1] = k end
-	end
-	for _, k in ipairs(renames) do
-		t[k:lower()] = t[k]
-		t[k] = nil
-	end
-	return t
-end
-
+local function lowerkeys"#,
+    super::lowerkeys_lua!(),
+    r#"
 lowerkeys(mapinfo)
 
 if Spring and VFS then
@@ -55,7 +46,8 @@ if Spring and VFS then
 end
 
 return mapinfo
-"#;
+"#
+);
 
 /// The whole `mapinfo.lua` for a table from [`super::mapinfo_table`].
 pub fn write_mapinfo(table: &LuaTable) -> String {
