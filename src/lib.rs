@@ -20,6 +20,7 @@ pub mod edit;
 pub mod formats;
 pub mod fuzz;
 pub mod gpu;
+pub mod import;
 pub mod install;
 pub mod lint;
 pub mod map;

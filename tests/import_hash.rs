@@ -1,12 +1,12 @@
-//! The importers give the same bytes as they did before they moved into `src/import/`: a
-//! Warzone 2100 map (Debian's data) and every SC2 fixture are imported, saved as projects, and
-//! each project (every file's path and bytes, and the import report) hashed; the hashes were
-//! taken from the importers as they stood before the move.
+//! The importers, through the importer interface (`groundwork::import`), give the same bytes
+//! as they did before it: a Warzone 2100 map (Debian's data) and every SC2 fixture are
+//! imported, saved as projects, and each project (every file's path and bytes, and the import
+//! report) hashed; the hashes were taken from the importers as they stood before.
 
 use std::path::{Path, PathBuf};
 
-use groundwork::formats::sc2::{self, Sc2Options};
-use groundwork::formats::wz2100::{self, Wz2100Options};
+use groundwork::formats::wz2100;
+use groundwork::import::{self, Settings};
 use groundwork::map::Map;
 
 mod common;
@@ -63,7 +63,10 @@ fn warzone_2100_imports_to_the_same_bytes() {
     }
     let mut got = Vec::new();
     for folder in ["4c-rush", "2c-startup"] {
-        let (map, report) = wz2100::import(&mp, Some(folder), &Wz2100Options::default()).unwrap();
+        let (map, report) = import::find("wz2100")
+            .unwrap()
+            .import(&mp, Some(folder), &Settings::default(), &mut |_, _, _| {})
+            .unwrap();
         got.push((folder.to_string(), project_hash(&map, &report.to_text())));
     }
     eprintln!("{got:?}");
@@ -77,7 +80,10 @@ fn starcraft_2_imports_to_the_same_bytes() {
         let Some(path) = sc2_support::fixture(stem) else {
             return;
         };
-        let (map, report) = sc2::import(&path, &Sc2Options::default()).unwrap();
+        let (map, report) = import::find("sc2")
+            .unwrap()
+            .import(&path, None, &Settings::default(), &mut |_, _, _| {})
+            .unwrap();
         got.push((stem.to_string(), project_hash(&map, &report.to_text())));
     }
     eprintln!("{got:?}");

@@ -166,7 +166,6 @@ fn a_starcraft_map_on_the_command_line_imports() {
 
 #[test]
 fn the_import_options_reach_the_importer() {
-    use groundwork::formats::sc2::Sc2Options;
     use groundwork::ui::jobs::{self, Outcome, Source};
     let Some(path) = common::fixture("sc2/Simple64.SC2Map") else {
         groundwork::test_support::skip("fixtures not found");
@@ -174,13 +173,13 @@ fn the_import_options_reach_the_importer() {
     };
     let ctx = egui::Context::default();
     let width_elmos = |cell_elmos: u32| {
-        let options = Sc2Options {
-            cell_elmos,
-            ..Sc2Options::default()
-        };
-        let source = Source::Sc2 {
+        let mut settings = groundwork::import::Settings::default();
+        settings.set_number("cell_elmos", cell_elmos as f32);
+        let source = Source::Import {
+            importer: "sc2",
             path: path.clone(),
-            options,
+            map: None,
+            settings,
         };
         let job = jobs::open(source, None, ctx.clone());
         let t0 = std::time::Instant::now();

@@ -3,10 +3,6 @@
 
 use std::path::PathBuf;
 
-use crate::formats::import_report::IMPORT_REPORT_FILE;
-use crate::formats::save_project;
-use crate::formats::sc2::{self, Chasm, Sc2Options, TextureSource};
-
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum ChasmArg {
     /// A deep, dry pit no unit can cross.
@@ -47,25 +43,29 @@ pub struct Sc2Args {
 
 /// Runs the import; the error is one line for the user.
 pub fn run(args: Sc2Args) -> Result<(), String> {
-    let options = Sc2Options {
-        cell_elmos: args.cell_elmos,
-        height_scale: args.height_scale,
-        chasm: match args.chasm {
-            ChasmArg::Pit => Chasm::Pit,
-            ChasmArg::Sea => Chasm::Sea,
+    let mut settings = crate::import::Settings::default();
+    settings.set_number("cell_elmos", args.cell_elmos as f32);
+    settings.set_number("height_scale", args.height_scale);
+    settings.set_word(
+        "chasm",
+        match args.chasm {
+            ChasmArg::Pit => "pit",
+            ChasmArg::Sea => "sea",
         },
-        texture: match args.texture {
-            TextureArg::Layers => TextureSource::Layers,
-            TextureArg::Minimap => TextureSource::Minimap,
+    );
+    settings.set_word(
+        "texture",
+        match args.texture {
+            TextureArg::Layers => "layers",
+            TextureArg::Minimap => "minimap",
         },
-    };
+    );
     eprintln!("importing {}", args.map.display());
-    let (map, report) = sc2::import(&args.map, &options).map_err(|e| e.to_string())?;
-    eprintln!("saving the project to {}", args.output.display());
-    save_project(&map, &args.output).map_err(|e| e.to_string())?;
-    let text = report.to_text();
-    let report_path = args.output.join(IMPORT_REPORT_FILE);
-    std::fs::write(&report_path, &text).map_err(|e| format!("{}: {e}", report_path.display()))?;
-    print!("{text}");
-    Ok(())
+    super::import_and_save(
+        &crate::import::sc2::SC2,
+        &args.map,
+        None,
+        &settings,
+        &args.output,
+    )
 }

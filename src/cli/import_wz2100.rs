@@ -4,9 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::formats::import_report::IMPORT_REPORT_FILE;
-use crate::formats::save_project;
-use crate::formats::wz2100::{self, Wz2100Options};
+use crate::formats::wz2100;
 
 /// Arguments of `groundwork import wz2100`.
 #[derive(clap::Args, Debug)]
@@ -41,20 +39,20 @@ pub fn run(args: Wz2100Args) -> Result<(), String> {
         .output
         .as_ref()
         .ok_or("say where the project goes with -o PROJECT")?;
-    let options = Wz2100Options {
-        tile_elmos: args.tile_elmos,
-        height_scale: args.height_scale,
-        base_wz: args.base_wz.clone(),
-    };
+    let mut settings = crate::import::Settings::default();
+    settings.set_number("tile_elmos", args.tile_elmos as f32);
+    settings.set_number("height_scale", args.height_scale);
+    if let Some(base) = &args.base_wz {
+        settings.set_word("base_wz", &base.to_string_lossy());
+    }
     eprintln!("importing {name} from {} ...", args.source.display());
-    let (map, report) =
-        wz2100::import(&args.source, Some(name), &options).map_err(|e| e.to_string())?;
-    eprintln!("saving the project to {} ...", out.display());
-    save_project(&map, out).map_err(|e| e.to_string())?;
-    let text = report.to_text();
-    let report_path = out.join(IMPORT_REPORT_FILE);
-    std::fs::write(&report_path, &text).map_err(|e| format!("{}: {e}", report_path.display()))?;
-    print!("{text}");
+    super::import_and_save(
+        &crate::import::wz2100::WZ2100,
+        &args.source,
+        Some(name),
+        &settings,
+        out,
+    )?;
     println!("\nproject: {}", out.display());
     Ok(())
 }

@@ -99,3 +99,31 @@ pub fn peak_resident_bytes() -> Option<u64> {
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }
+
+/// Imports `name` of `source` with `importer`, saves the project at `out` with the import
+/// report in it, and prints the report: every `import` subcommand ends here.
+pub fn import_and_save(
+    importer: &dyn crate::import::Importer,
+    source: &std::path::Path,
+    name: Option<&str>,
+    settings: &crate::import::Settings,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let mut last_stage = String::new();
+    let mut progress = |stage: &str, _done: u64, _total: u64| {
+        if stage != last_stage {
+            eprintln!("{stage} ...");
+            last_stage = stage.to_string();
+        }
+    };
+    let (map, report) = importer
+        .import(source, name, settings, &mut progress)
+        .map_err(|e| e.to_string())?;
+    eprintln!("saving the project to {} ...", out.display());
+    crate::formats::save_project(&map, out).map_err(|e| e.to_string())?;
+    let text = report.to_text();
+    let report_path = out.join(crate::formats::import_report::IMPORT_REPORT_FILE);
+    std::fs::write(&report_path, &text).map_err(|e| format!("{}: {e}", report_path.display()))?;
+    print!("{text}");
+    Ok(())
+}

@@ -36,7 +36,6 @@ pub struct Autosave {
     /// The document revision the last autosave wrote, and when it started.
     saved_revision: Option<u64>,
     last: Instant,
-    focused: bool,
     running: Option<(u64, Receiver<Result<(), String>>)>,
 }
 
@@ -47,7 +46,6 @@ impl Autosave {
             dir: config_dir.map(|d| d.join(AUTOSAVE_DIR)),
             saved_revision: None,
             last: Instant::now(),
-            focused: true,
             running: None,
         }
     }
@@ -69,18 +67,16 @@ impl Autosave {
     }
 
     /// Called every frame: starts an autosave of `map` (at `revision`, with unsaved changes
-    /// when `dirty`) when the interval has passed or the window just lost focus.
+    /// when `dirty`) when the interval has passed or the window lost focus this frame.
     pub fn tick(
         &mut self,
         map: &Arc<Map>,
         revision: u64,
         dirty: bool,
         origin: Option<&Path>,
-        focused: bool,
+        lost_focus: bool,
         now: Instant,
     ) {
-        let lost_focus = self.focused && !focused;
-        self.focused = focused;
         let due = lost_focus || now.duration_since(self.last) >= AUTOSAVE_INTERVAL;
         if !due || !dirty || self.running.is_some() || self.saved_revision == Some(revision) {
             return;
@@ -167,13 +163,13 @@ mod tests {
         ));
         let now = Instant::now();
         // nothing unsaved: nothing written
-        a.tick(&map, 1, false, None, false, now);
+        a.tick(&map, 1, false, None, true, now);
         assert!(!a.busy());
         // focus lost with changes: written, with where it came from
         let origin = Path::new("/maps/Autosaved");
-        a.tick(&map, 2, true, Some(origin), true, now);
-        assert!(!a.busy(), "focus was not lost yet");
         a.tick(&map, 2, true, Some(origin), false, now);
+        assert!(!a.busy(), "focus was not lost yet");
+        a.tick(&map, 2, true, Some(origin), true, now);
         assert!(a.busy());
         assert_eq!(wait(&mut a).unwrap(), "autosaved");
         let r = a.recovery().unwrap();
@@ -181,9 +177,9 @@ mod tests {
         let back = crate::formats::load_project(&r.project).unwrap().map;
         assert_eq!(back.height_words(), map.height_words());
         // the same revision again: not written again; the interval with a new one: written
-        a.tick(&map, 2, true, None, true, now + AUTOSAVE_INTERVAL * 2);
+        a.tick(&map, 2, true, None, false, now + AUTOSAVE_INTERVAL * 2);
         assert!(!a.busy());
-        a.tick(&map, 3, true, None, true, now + AUTOSAVE_INTERVAL * 3);
+        a.tick(&map, 3, true, None, false, now + AUTOSAVE_INTERVAL * 3);
         assert!(a.busy());
         wait(&mut a).unwrap();
         a.clear();

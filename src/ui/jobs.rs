@@ -8,9 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::formats::import_report::{IMPORT_REPORT_FILE, ImportReport};
-use crate::formats::wz2100::{self, MapListing, Wz2100Options};
-use crate::formats::{sc2, sc2::Sc2Options};
 use crate::gpu::{GpuContext, MapScene, Renderer};
+use crate::import::{Listing, Settings};
 use crate::map::Map;
 
 /// What the worker is doing, shared with the window.
@@ -57,14 +56,14 @@ pub enum Source {
     Starter,
     /// A project folder or a map the readers open (`.sd7`, `.sdz`, `.sdd`, `.smf`).
     Path(PathBuf),
-    /// One map of a Warzone 2100 source (a `.wz`, a data folder or a map folder), imported.
-    Wz2100 {
-        source: PathBuf,
-        map: String,
-        options: Wz2100Options,
+    /// One map of another game's source, imported by the importer registered as `importer`
+    /// (`None`: the only map the source holds).
+    Import {
+        importer: &'static str,
+        path: PathBuf,
+        map: Option<String>,
+        settings: Settings,
     },
-    /// A StarCraft II `.SC2Map`, imported.
-    Sc2 { path: PathBuf, options: Sc2Options },
 }
 
 impl Source {
@@ -72,10 +71,18 @@ impl Source {
         match self {
             Source::Starter => "the starter map".into(),
             Source::Path(p) => p.display().to_string(),
-            Source::Wz2100 { source, map, .. } => {
-                format!("Warzone 2100 map {map} from {}", source.display())
+            Source::Import {
+                importer,
+                path,
+                map,
+                ..
+            } => {
+                let game = crate::import::find(importer).map_or("imported", |i| i.game());
+                match map {
+                    Some(map) => format!("{game} map {map} from {}", path.display()),
+                    None => format!("{game} map {}", path.display()),
+                }
             }
-            Source::Sc2 { path, .. } => format!("StarCraft II map {}", path.display()),
         }
     }
 
@@ -83,40 +90,30 @@ impl Source {
     pub fn path(&self) -> Option<&Path> {
         match self {
             Source::Starter => None,
-            Source::Path(p) | Source::Sc2 { path: p, .. } | Source::Wz2100 { source: p, .. } => {
-                Some(p)
-            }
+            Source::Path(p) | Source::Import { path: p, .. } => Some(p),
         }
     }
 
     /// Whether it goes through an importer (the result is a new, unsaved map).
     pub fn is_import(&self) -> bool {
-        matches!(self, Source::Wz2100 { .. } | Source::Sc2 { .. })
+        matches!(self, Source::Import { .. })
     }
 }
 
-/// What a path given to the editor (command line, drop, recent list) is: a map to open, a
-/// StarCraft II map to import, or a Warzone 2100 source whose maps must be listed first.
+/// What a path given to the editor (command line, drop, recent list) is: a map to open, or
+/// another game's source, whose maps the importer lists first (one importable map imports at
+/// once).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PathKind {
     Open(PathBuf),
-    ImportSc2(PathBuf),
-    ListWz2100(PathBuf),
+    Import(&'static str, PathBuf),
 }
 
 /// Sorts a path by its name and, for folders, by what they hold.
 pub fn classify(path: &Path) -> PathKind {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let wz_folder = path.is_dir()
-        && (path.join("multiplay").join("maps").is_dir() || path.join("game.map").is_file());
-    match ext.as_str() {
-        "sc2map" => PathKind::ImportSc2(path.to_path_buf()),
-        "wz" => PathKind::ListWz2100(path.to_path_buf()),
-        _ if wz_folder => PathKind::ListWz2100(path.to_path_buf()),
-        _ => PathKind::Open(path.to_path_buf()),
+    match crate::import::recognise(path) {
+        Some(importer) => PathKind::Import(importer.id(), path.to_path_buf()),
+        None => PathKind::Open(path.to_path_buf()),
     }
 }
 
@@ -132,10 +129,11 @@ pub enum Outcome {
         report: Option<ImportReport>,
         seconds: f32,
     },
-    /// The maps a Warzone 2100 source holds, for the user to pick one.
+    /// The maps another game's source holds, for the user to pick one.
     Listed {
+        importer: &'static str,
         source: PathBuf,
-        maps: Vec<MapListing>,
+        maps: Vec<Listing>,
     },
     Saved {
         dir: PathBuf,
@@ -241,16 +239,26 @@ pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> J
             Source::Path(path) => crate::formats::open_map(path)
                 .map(|l| (l.map, l.warnings, None))
                 .map_err(|e| e.to_string()),
-            Source::Wz2100 {
-                source,
+            Source::Import {
+                importer,
+                path,
                 map,
-                options,
-            } => wz2100::import(source, Some(map), options)
-                .map(|(m, r)| (m, Vec::new(), Some(r)))
-                .map_err(|e| e.to_string()),
-            Source::Sc2 { path, options } => sc2::import(path, options)
-                .map(|(m, r)| (m, Vec::new(), Some(r)))
-                .map_err(|e| e.to_string()),
+                settings,
+            } => match crate::import::find(importer) {
+                Some(i) => {
+                    let mut progress = |stage: &str, done: u64, total: u64| {
+                        if p.stage() != stage {
+                            p.set_stage(stage);
+                        }
+                        p.set(done, total);
+                        r.request_repaint();
+                    };
+                    i.import(path, map.as_deref(), settings, &mut progress)
+                        .map(|(m, r)| (m, Vec::new(), Some(r)))
+                        .map_err(|e| e.to_string())
+                }
+                None => Err(format!("no importer called {importer}")),
+            },
         };
         let (map, warnings, report) = match read {
             Ok(x) => x,
@@ -293,16 +301,25 @@ pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> J
     })
 }
 
-/// Lists the maps in a Warzone 2100 source, off the UI thread.
-pub fn list_wz2100(source: PathBuf, repaint: egui::Context) -> Job {
-    let label = format!("Listing the Warzone 2100 maps in {}", source.display());
+/// Lists the maps in another game's source, off the UI thread.
+pub fn list(importer: &'static str, source: PathBuf, repaint: egui::Context) -> Job {
+    let game = crate::import::find(importer).map_or("imported", |i| i.game());
+    let label = format!("Listing the {game} maps in {}", source.display());
     spawn(label.clone(), repaint, move |p| {
         p.set_stage("reading the archive");
-        match wz2100::list_maps(&source) {
-            Ok(maps) => Outcome::Listed { source, maps },
-            Err(e) => Outcome::Failed {
+        let listed = match crate::import::find(importer) {
+            Some(i) => i.list(&source).map_err(|e| e.to_string()),
+            None => Err(format!("no importer called {importer}")),
+        };
+        match listed {
+            Ok(maps) => Outcome::Listed {
+                importer,
+                source,
+                maps,
+            },
+            Err(error) => Outcome::Failed {
                 what: label,
-                error: e.to_string(),
+                error,
                 source: Some(Source::Path(source)),
             },
         }
@@ -398,11 +415,20 @@ mod tests {
         let p = |s: &str| PathBuf::from(s);
         assert_eq!(
             classify(&p("a/B.SC2Map")),
-            PathKind::ImportSc2(p("a/B.SC2Map"))
+            PathKind::Import("sc2", p("a/B.SC2Map"))
         );
-        assert_eq!(classify(&p("mp.wz")), PathKind::ListWz2100(p("mp.wz")));
-        assert_eq!(classify(&wz_map), PathKind::ListWz2100(wz_map.clone()));
-        assert_eq!(classify(&wz_data), PathKind::ListWz2100(wz_data.clone()));
+        assert_eq!(
+            classify(&p("mp.wz")),
+            PathKind::Import("wz2100", p("mp.wz"))
+        );
+        assert_eq!(
+            classify(&wz_map),
+            PathKind::Import("wz2100", wz_map.clone())
+        );
+        assert_eq!(
+            classify(&wz_data),
+            PathKind::Import("wz2100", wz_data.clone())
+        );
         assert_eq!(classify(&project), PathKind::Open(project.clone()));
         assert_eq!(classify(&p("x/Map.sd7")), PathKind::Open(p("x/Map.sd7")));
     }

@@ -116,7 +116,22 @@ const USED_FILES: &[&str] = &[
 
 /// Imports the `.SC2Map` at `path`.
 pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), FormatError> {
+    import_with_progress(path, options, &mut |_, _, _| {})
+}
+
+/// The files [`import_with_progress`] counts while reading.
+const READ_STEPS: u64 = 6;
+
+/// [`import`], reporting (stage, done, total) as it goes: the archive's files read, then the
+/// conversion.
+pub fn import_with_progress(
+    path: &Path,
+    options: &Sc2Options,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<(Map, ImportReport), FormatError> {
     options.check()?;
+    let mut read = |n: u64| progress("reading the archive", n, READ_STEPS);
+    read(0);
     let file_name = path
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
@@ -141,6 +156,7 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
         &ar.read_required("MapInfo")?,
         xml.as_ref().map(|x| x.tileset.as_str()),
     )?;
+    read(1);
     let (cw, ch) = (info.width_cells as usize, info.height_cells as usize);
 
     // heights: t3HeightMap, cross-checked against (or replaced by) t3SyncHeightMap
@@ -168,6 +184,7 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
             None
         }
     };
+    read(2);
     let fits = |g: &Grid<f32>| g.width() > cw && g.height() > ch;
     let (vertex_heights, vertex_levels) = match (hmap, sync) {
         (Some(v), sync) if fits(&v.heights) => {
@@ -223,6 +240,7 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
             None
         }
     };
+    read(3);
     let objects = match ar.read("Objects")? {
         Some(b) => match objects::parse(&b) {
             Ok(o) => Some(o),
@@ -235,6 +253,7 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
         },
         None => None,
     };
+    read(4);
     let masks = match ar.read("t3TextureMasks")? {
         Some(b) => match texture::parse_masks(&b) {
             Ok(m) => Some(m),
@@ -272,6 +291,8 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
         .collect();
     unused.sort();
 
+    read(READ_STEPS);
+    progress("converting", 0, 1);
     let sources = convert::Sources {
         file_name,
         info,
@@ -285,6 +306,7 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
         strings,
     };
     let map = convert::build(sources, options, &mut report)?;
+    progress("converting", 1, 1);
     // the map's frame reads best first; the height source line came before it
     if let Some(i) = report.converted.iter().position(|l| l.starts_with("map:")) {
         report.converted[..=i].rotate_right(1);

@@ -145,6 +145,18 @@ pub fn import(
     map_name: Option<&str>,
     options: &Wz2100Options,
 ) -> Result<(Map, ImportReport), FormatError> {
+    import_with_progress(source, map_name, options, &mut |_, _, _| {})
+}
+
+/// [`import`], reporting (stage, done, total) as it goes: the source opened and its maps
+/// found, the tile art opened, then the conversion.
+pub fn import_with_progress(
+    source: &Path,
+    map_name: Option<&str>,
+    options: &Wz2100Options,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<(Map, ImportReport), FormatError> {
+    progress("reading the source", 0, 2);
     let mut src = Source::open(source)?;
     let entries = catalog::discover(&mut src)?;
     let entry = match map_name {
@@ -169,8 +181,13 @@ pub fn import(
             ));
         }
     };
+    progress("reading the source", 1, 2);
     let (base, problem) = open_base(source, options);
-    convert::convert(&mut src, entry, options, base, problem)
+    progress("reading the source", 2, 2);
+    progress("converting", 0, 1);
+    let out = convert::convert(&mut src, entry, options, base, problem)?;
+    progress("converting", 1, 1);
+    Ok(out)
 }
 
 /// Finds `base.wz`: beside the source (or inside it, for a game data folder), then in the

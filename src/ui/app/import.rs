@@ -1,65 +1,82 @@
-//! File > Import: the Warzone 2100 and StarCraft II importers in the window, and the chooser
-//! for a Warzone 2100 source that holds more than one map.
+//! File > Import: every registered importer (`crate::import::IMPORTERS`) in the window, its
+//! settings drawn from its own list, and the chooser for a source that holds more than one map.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::formats::sc2::{Chasm, Sc2Options, TextureSource};
-use crate::formats::wz2100::{MapListing, MapStatus, SYSTEM_DATA_DIR, Wz2100Options};
+use crate::formats::wz2100::SYSTEM_DATA_DIR;
+use crate::import::{Importer, Listing, SettingKind, Settings};
 
 use super::{DialogKind, EditorApp, Pending, Source, jobs};
 
-/// The maps of one Warzone 2100 source, shown for the user to pick one.
-pub struct Wz2100Choice {
+/// The maps of one source, shown for the user to pick one.
+pub struct ImportChoice {
+    pub importer: &'static str,
     pub source: PathBuf,
-    pub maps: Vec<MapListing>,
+    pub maps: Vec<Listing>,
 }
 
-/// How the importers scale and convert: the command line's options, kept for the session.
+/// Each importer's settings as the user set them in File > Import, kept for the session.
 #[derive(Clone, Debug, Default)]
-pub struct ImportOptions {
-    pub wz2100: Wz2100Options,
-    pub sc2: Sc2Options,
+pub struct ImportSettings(Vec<(&'static str, Settings)>);
+
+impl ImportSettings {
+    /// The settings of the importer `id`.
+    pub fn get(&self, id: &str) -> Settings {
+        self.0
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default()
+    }
+    fn get_mut(&mut self, id: &'static str) -> &mut Settings {
+        match self.0.iter().position(|(i, _)| *i == id) {
+            Some(n) => &mut self.0[n].1,
+            None => {
+                self.0.push((id, Settings::default()));
+                &mut self.0.last_mut().expect("just pushed").1
+            }
+        }
+    }
 }
 
-fn wz2100_options_ui(ui: &mut egui::Ui, o: &mut Wz2100Options) {
-    ui.add(
-        egui::Slider::new(&mut o.tile_elmos, 16..=256)
-            .step_by(16.0)
-            .suffix(" elmos")
-            .text("per tile"),
-    )
-    .on_hover_text("Default 64. Bigger tiles make a bigger map; it must fit in 64 x 64 map units.");
-    ui.add(
-        egui::Slider::new(&mut o.height_scale, 0.25..=4.0)
-            .suffix("x")
-            .text("heights"),
-    );
-}
-
-fn sc2_options_ui(ui: &mut egui::Ui, o: &mut Sc2Options) {
-    ui.add(
-        egui::Slider::new(&mut o.cell_elmos, 8..=256)
-            .step_by(8.0)
-            .suffix(" elmos")
-            .text("per cell"),
-    )
-    .on_hover_text("Default 32. Bigger cells make a bigger map; it must fit in 64 x 64 map units.");
-    ui.add(
-        egui::Slider::new(&mut o.height_scale, 0.25..=4.0)
-            .suffix("x")
-            .text("heights"),
-    );
-    ui.horizontal(|ui| {
-        ui.label("Chasms:");
-        ui.radio_value(&mut o.chasm, Chasm::Pit, "deep pit");
-        ui.radio_value(&mut o.chasm, Chasm::Sea, "sea");
-    });
-    ui.horizontal(|ui| {
-        ui.label("Ground:");
-        ui.radio_value(&mut o.texture, TextureSource::Layers, "texture layers");
-        ui.radio_value(&mut o.texture, TextureSource::Minimap, "Minimap.tga");
-    });
+/// The importer's settings as sliders and radio buttons, from its list.
+fn settings_ui(ui: &mut egui::Ui, importer: &dyn Importer, settings: &mut Settings) {
+    let specs = importer.settings();
+    for spec in specs {
+        match spec.kind {
+            SettingKind::Number {
+                min,
+                max,
+                step,
+                suffix,
+                ..
+            } => {
+                let mut v = settings.number(specs, spec.key);
+                let mut slider = egui::Slider::new(&mut v, min..=max)
+                    .suffix(suffix)
+                    .text(spec.label);
+                if step > 0.0 {
+                    slider = slider.step_by(step as f64);
+                }
+                if ui.add(slider).on_hover_text(spec.help).changed() {
+                    settings.set_number(spec.key, v);
+                }
+            }
+            SettingKind::Choice { options, .. } => {
+                let mut word = settings.word(specs, spec.key).to_string();
+                ui.horizontal(|ui| {
+                    ui.label(spec.label).on_hover_text(spec.help);
+                    for (w, label) in options {
+                        ui.radio_value(&mut word, w.to_string(), *label);
+                    }
+                });
+                settings.set_word(spec.key, &word);
+            }
+            // found by the importer itself
+            SettingKind::Path => {}
+        }
+    }
 }
 
 /// The game's own skirmish maps, where Debian's `warzone2100-data` puts them; looked for once,
@@ -76,134 +93,163 @@ fn system_mp_wz() -> Option<&'static Path> {
 
 impl EditorApp {
     pub(super) fn import_menu(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
-        ui.strong("Warzone 2100");
-        if ui.button("Warzone 2100 map (.wz archive)…").clicked() {
-            self.start_dialog(DialogKind::ImportWz2100File, ctx);
+        for (n, importer) in crate::import::IMPORTERS.iter().enumerate() {
+            if n > 0 {
+                ui.separator();
+            }
+            ui.strong(importer.game());
+            for (kind, (label, _)) in importer.file_kinds().iter().enumerate() {
+                if ui.button(format!("{label}…")).clicked() {
+                    self.start_dialog(
+                        DialogKind::Import {
+                            importer: importer.id(),
+                            kind,
+                        },
+                        ctx,
+                    );
+                }
+            }
+            if importer.id() == "wz2100" {
+                let system = system_mp_wz();
+                let hover = match &system {
+                    Some(p) => format!("the skirmish maps in {}", p.display()),
+                    None => format!("no mp.wz in {SYSTEM_DATA_DIR} (install warzone2100-data)"),
+                };
+                let button = ui
+                    .add_enabled(
+                        system.is_some(),
+                        egui::Button::new("Warzone 2100: the game's skirmish maps…"),
+                    )
+                    .on_hover_text(&hover)
+                    .on_disabled_hover_text(&hover);
+                if button.clicked()
+                    && let Some(p) = system
+                {
+                    self.start_list(importer.id(), p.to_path_buf(), ctx);
+                }
+            }
+            settings_ui(ui, *importer, self.import_settings.get_mut(importer.id()));
         }
-        if ui.button("Warzone 2100 map (folder)…").clicked() {
-            self.start_dialog(DialogKind::ImportWz2100Folder, ctx);
-        }
-        let system = system_mp_wz();
-        let hover = match &system {
-            Some(p) => format!("the skirmish maps in {}", p.display()),
-            None => format!("no mp.wz in {SYSTEM_DATA_DIR} (install warzone2100-data)"),
-        };
-        let button = ui
-            .add_enabled(
-                system.is_some(),
-                egui::Button::new("Warzone 2100: the game's skirmish maps…"),
-            )
-            .on_hover_text(&hover)
-            .on_disabled_hover_text(&hover);
-        if button.clicked()
-            && let Some(p) = system
-        {
-            self.start_list_wz2100(p.to_path_buf(), ctx);
-        }
-        wz2100_options_ui(ui, &mut self.import_options.wz2100);
-        ui.separator();
-        ui.strong("StarCraft II");
-        if ui.button("StarCraft II map (.SC2Map)…").clicked() {
-            self.request(Pending::Dialog(DialogKind::ImportSc2), ctx);
-        }
-        sc2_options_ui(ui, &mut self.import_options.sc2);
     }
 
-    /// A StarCraft II import of `path` with the options set in File > Import.
-    pub(super) fn sc2_source(&self, path: PathBuf) -> Source {
-        Source::Sc2 {
+    /// An import of `path` by `importer` with the settings set in File > Import.
+    pub(super) fn import_source(
+        &self,
+        importer: &'static str,
+        path: PathBuf,
+        map: Option<String>,
+    ) -> Source {
+        Source::Import {
+            importer,
             path,
-            options: self.import_options.sc2,
-        }
-    }
-
-    fn wz2100_source(&self, source: PathBuf, map: String) -> Source {
-        Source::Wz2100 {
-            source,
             map,
-            options: self.import_options.wz2100.clone(),
+            settings: self.import_settings.get(importer),
         }
     }
 
-    pub(super) fn start_list_wz2100(&mut self, source: PathBuf, ctx: &egui::Context) {
+    pub(super) fn start_list(
+        &mut self,
+        importer: &'static str,
+        source: PathBuf,
+        ctx: &egui::Context,
+    ) {
         if self.busy() {
             self.log.warn("wait for the running job to finish");
             return;
         }
-        self.job = Some(jobs::list_wz2100(source, ctx.clone()));
+        self.job = Some(jobs::list(importer, source, ctx.clone()));
     }
 
     /// A listing came back: one importable map imports at once, several ask which.
-    pub(super) fn offer_wz2100_maps(
+    pub(super) fn offer_maps(
         &mut self,
+        importer: &'static str,
         source: PathBuf,
-        maps: Vec<MapListing>,
+        maps: Vec<Listing>,
         ctx: &egui::Context,
     ) {
-        let importable: Vec<&MapListing> = maps
-            .iter()
-            .filter(|m| m.status == MapStatus::Importable)
-            .collect();
+        let game = crate::import::find(importer).map_or("imported", |i| i.game());
+        let importable: Vec<&Listing> = maps.iter().filter(|m| m.importable.is_ok()).collect();
         match importable.as_slice() {
             [] => self.log.error(format!(
-                "{}: no importable Warzone 2100 map ({} found{})",
+                "{}: no importable {game} map ({} found{})",
                 source.display(),
                 maps.len(),
                 maps.first()
-                    .map(|m| format!("; {}: {}", m.name, m.status.describe()))
+                    .and_then(|m| m
+                        .importable
+                        .as_ref()
+                        .err()
+                        .map(|why| format!("; {}: {why}", m.name)))
                     .unwrap_or_default()
             )),
             [only] if maps.len() == 1 => {
-                let source = self.wz2100_source(source, only.name.clone());
+                let source = self.import_source(importer, source, Some(only.name.clone()));
                 self.request(Pending::Open(source), ctx);
             }
-            _ => self.wz_choice = Some(Wz2100Choice { source, maps }),
+            _ => {
+                self.import_choice = Some(ImportChoice {
+                    importer,
+                    source,
+                    maps,
+                })
+            }
         }
     }
 
-    /// The window listing a Warzone 2100 source's maps; picking one imports it.
-    pub(super) fn wz2100_chooser(&mut self, ctx: &egui::Context) {
-        let Some(choice) = &self.wz_choice else {
+    /// The window listing a source's maps; picking one imports it.
+    pub(super) fn import_chooser(&mut self, ctx: &egui::Context) {
+        let Some(choice) = &self.import_choice else {
             return;
         };
-        let options = &mut self.import_options.wz2100;
+        let Some(importer) = crate::import::find(choice.importer) else {
+            self.import_choice = None;
+            return;
+        };
+        let settings = self.import_settings.get_mut(importer.id());
         let mut open = true;
         let mut picked = None;
-        egui::Window::new("Import a Warzone 2100 map")
+        let columns: Vec<&'static str> = choice
+            .maps
+            .first()
+            .map(|m| m.facts.iter().map(|f| f.0).collect())
+            .unwrap_or_default();
+        egui::Window::new(format!("Import a {} map", importer.game()))
             .open(&mut open)
             .collapsible(false)
             .default_size([560.0, 560.0])
             .show(ctx, |ui| {
                 ui.label(format!("{}", choice.source.display()));
-                ui.weak("Script-generated maps (game.js only) have no terrain to import.");
-                wz2100_options_ui(ui, options);
+                if importer.id() == "wz2100" {
+                    ui.weak("Script-generated maps (game.js only) have no terrain to import.");
+                }
+                settings_ui(ui, importer, settings);
                 ui.separator();
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    egui::Grid::new("wz2100 maps")
+                    egui::Grid::new("maps to import")
                         .striped(true)
-                        .num_columns(5)
+                        .num_columns(columns.len() + 2)
                         .show(ui, |ui| {
                             ui.strong("map");
-                            ui.strong("players");
-                            ui.strong("tiles");
-                            ui.strong("tileset");
+                            for c in &columns {
+                                ui.strong(*c);
+                            }
                             ui.strong("");
                             ui.end_row();
                             for m in &choice.maps {
                                 ui.label(&m.title);
-                                ui.label(m.players.map(|p| p.to_string()).unwrap_or("?".into()));
-                                ui.label(
-                                    m.size_tiles
-                                        .map(|(w, h)| format!("{w} x {h}"))
-                                        .unwrap_or("-".into()),
-                                );
-                                ui.label(m.tileset.map(|t| t.name()).unwrap_or("?"));
-                                if m.status == MapStatus::Importable {
-                                    if ui.button("Import").clicked() {
-                                        picked = Some(m.name.clone());
+                                for (_, v) in &m.facts {
+                                    ui.label(v);
+                                }
+                                match &m.importable {
+                                    Ok(()) => {
+                                        if ui.button("Import").clicked() {
+                                            picked = Some(m.name.clone());
+                                        }
                                     }
-                                } else {
-                                    ui.weak(m.status.describe());
+                                    Err(why) => {
+                                        ui.weak(why);
+                                    }
                                 }
                                 ui.end_row();
                             }
@@ -211,11 +257,11 @@ impl EditorApp {
                 });
             });
         if let Some(map) = picked {
-            let source = self.wz2100_source(choice.source.clone(), map);
-            self.wz_choice = None;
+            let source = self.import_source(choice.importer, choice.source.clone(), Some(map));
+            self.import_choice = None;
             self.request(Pending::Open(source), ctx);
         } else if !open {
-            self.wz_choice = None;
+            self.import_choice = None;
         }
     }
 }

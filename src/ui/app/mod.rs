@@ -50,9 +50,11 @@ enum DialogKind {
     SaveAs,
     ImportHeightmap,
     ExportHeightmap,
-    ImportWz2100File,
-    ImportWz2100Folder,
-    ImportSc2,
+    /// One of an importer's `file_kinds`.
+    Import {
+        importer: &'static str,
+        kind: usize,
+    },
     ExportFolder,
 }
 
@@ -82,9 +84,9 @@ pub struct EditorApp {
     dialog: Option<Receiver<(DialogKind, Option<PathBuf>)>>,
     screenshot: Option<ScreenshotPlan>,
     /// A Warzone 2100 source's maps, waiting for the user to pick one.
-    wz_choice: Option<import::Wz2100Choice>,
+    import_choice: Option<import::ImportChoice>,
     /// How the importers scale and convert, as set in File > Import.
-    import_options: import::ImportOptions,
+    import_settings: import::ImportSettings,
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
     /// The revision a running save writes.
     saving_revision: Option<u64>,
@@ -173,8 +175,8 @@ impl EditorApp {
                 requested: false,
                 done: Arc::new(AtomicBool::new(false)),
             }),
-            wz_choice: None,
-            import_options: import::ImportOptions::default(),
+            import_choice: None,
+            import_settings: import::ImportSettings::default(),
             outcome,
             saving_revision: None,
             range_offer: None,
@@ -252,8 +254,7 @@ impl EditorApp {
     fn open_path(&mut self, path: PathBuf, ctx: &egui::Context) {
         match jobs::classify(&path) {
             PathKind::Open(p) => self.request(Pending::Open(Source::Path(p)), ctx),
-            PathKind::ImportSc2(p) => self.request(Pending::Open(self.sc2_source(p)), ctx),
-            PathKind::ListWz2100(source) => self.start_list_wz2100(source, ctx),
+            PathKind::Import(importer, source) => self.start_list(importer, source, ctx),
         }
     }
 
@@ -326,17 +327,20 @@ impl EditorApp {
                     DialogKind::OpenFolder => rfd::FileDialog::new()
                         .set_title("Open a project folder or an .sdd")
                         .pick_folder(),
-                    DialogKind::ImportWz2100File => rfd::FileDialog::new()
-                        .set_title("Import a Warzone 2100 map: pick a .wz archive")
-                        .add_filter("Warzone 2100 archives", &["wz"])
-                        .pick_file(),
-                    DialogKind::ImportWz2100Folder => rfd::FileDialog::new()
-                        .set_title("Import a Warzone 2100 map: pick a map or data folder")
-                        .pick_folder(),
-                    DialogKind::ImportSc2 => rfd::FileDialog::new()
-                        .set_title("Import a StarCraft II map")
-                        .add_filter("StarCraft II maps", &["SC2Map", "sc2map"])
-                        .pick_file(),
+                    DialogKind::Import { importer, kind } => {
+                        match crate::import::find(importer)
+                            .and_then(|i| Some((i.game(), *i.file_kinds().get(kind)?)))
+                        {
+                            Some((game, (label, []))) => rfd::FileDialog::new()
+                                .set_title(format!("Import a {game} map: {label}"))
+                                .pick_folder(),
+                            Some((game, (label, extensions))) => rfd::FileDialog::new()
+                                .set_title(format!("Import a {game} map: {label}"))
+                                .add_filter(label, extensions)
+                                .pick_file(),
+                            None => None,
+                        }
+                    }
                     DialogKind::SaveAs => rfd::FileDialog::new()
                         .set_title("Save as a project folder")
                         .set_file_name(stem)
@@ -376,10 +380,7 @@ impl EditorApp {
         };
         match kind {
             DialogKind::OpenFile | DialogKind::OpenFolder => self.open_path(path, ctx),
-            DialogKind::ImportWz2100File | DialogKind::ImportWz2100Folder => {
-                self.start_list_wz2100(path, ctx)
-            }
-            DialogKind::ImportSc2 => self.start_open(self.sc2_source(path), ctx),
+            DialogKind::Import { importer, .. } => self.start_list(importer, path, ctx),
             DialogKind::SaveAs => self.start_save(path, ctx),
             DialogKind::ImportHeightmap => self.import_heightmap(&path),
             DialogKind::ExportHeightmap => self.export_heightmap(&path),
@@ -450,7 +451,11 @@ impl EditorApp {
                 self.doc = Some(doc);
                 self.scene = scene.map(|s| *s);
             }
-            Outcome::Listed { source, maps } => self.offer_wz2100_maps(source, maps, ctx),
+            Outcome::Listed {
+                importer,
+                source,
+                maps,
+            } => self.offer_maps(importer, source, maps, ctx),
             // exports run in the Export dialog, not here
             Outcome::Exported(_) | Outcome::ExportRefused { .. } | Outcome::ExportCancelled => {}
             Outcome::Saved { dir, seconds } => {
@@ -524,14 +529,19 @@ impl EditorApp {
     /// Autosaves a changed map now and then, and offers an earlier session's autosave back.
     fn autosave_ui(&mut self, ctx: &egui::Context) {
         if let Some(doc) = &self.doc {
-            let focused = ctx.input(|i| i.focused);
+            // the event, not the state: a window can start unfocused
+            let lost_focus = ctx.input(|i| {
+                i.events
+                    .iter()
+                    .any(|e| matches!(e, egui::Event::WindowFocused(false)))
+            });
             let origin = doc.project_dir.as_deref().or(doc.opened_from.as_deref());
             self.autosave.tick(
                 doc.session.map_arc(),
                 doc.session.revision(),
                 doc.dirty(),
                 origin,
-                focused,
+                lost_focus,
                 std::time::Instant::now(),
             );
         }
@@ -804,7 +814,7 @@ impl eframe::App for EditorApp {
                 }
             }
         });
-        self.wz2100_chooser(&ctx);
+        self.import_chooser(&ctx);
         self.range_dialog(&ctx);
         self.discard_dialog(&ctx);
         self.screenshot_step(&ctx);
