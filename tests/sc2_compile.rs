@@ -6,7 +6,7 @@ mod common;
 mod sc2_support;
 
 use groundwork::compile::{CompileOptions, Progress, compile_map};
-use groundwork::formats::sc2::{self, Sc2Options};
+use groundwork::import::sc2::Sc2Options;
 use groundwork::map::Map;
 
 fn compile(map: &Map, dir: &std::path::Path, name: &str) -> std::path::PathBuf {
@@ -22,7 +22,7 @@ fn every_fixture_compiles_and_passes_the_referee() {
     }
     let dir = tempfile::tempdir().unwrap();
     for (name, path) in sc2_support::fixtures() {
-        let (map, _) = sc2::import(&path, &Sc2Options::default()).unwrap();
+        let (map, _) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
         let archive = compile(&map, dir.path(), &name);
         let words = map.height_words();
         let mut expect = common::engine_expectation(&map);
@@ -43,7 +43,7 @@ fn simple64_runs_in_the_engine_with_its_cliffs_ramps_and_pits() {
     let Some(path) = sc2_support::fixture("Simple64") else {
         return;
     };
-    let (map, _) = sc2::import(&path, &Sc2Options::default()).unwrap();
+    let (map, _) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let archive = compile(&map, dir.path(), "Simple64");
     // SC2 (x, y) to elmos: playable (12, 12)-(76, 76), 32 elmos a cell

@@ -10,9 +10,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use groundwork::formats::sc2::{
-    self, Sc2Options, heights, map_info, mpq::Sc2Archive, objects, texture,
-};
+use groundwork::formats::sc2::{heights, map_info, mpq::Sc2Archive, objects, texture};
+use groundwork::import::sc2::Sc2Options;
 
 /// The largest single allocation any import here may make (Simple64's texture is 16 MiB).
 const ALLOC_LIMIT: usize = 256 << 20;
@@ -63,7 +62,7 @@ fn import_bytes(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, String> 
         cell_elmos: 16,
         ..Sc2Options::default()
     };
-    let r = sc2::import(&p, &opt)
+    let r = groundwork::import::sc2::import(&p, &opt)
         .map(|(_, report)| report.to_text())
         .map_err(|e| e.to_string());
     if let Err(e) = &r {
@@ -331,7 +330,7 @@ fn missing_or_broken_files_inside_are_reported_or_refused() {
             .collect()
     };
     let import = |p: &Path| {
-        sc2::import(p, &Sc2Options::default())
+        groundwork::import::sc2::import(p, &Sc2Options::default())
             .map(|(m, r)| (m, r.to_text()))
             .map_err(|e| e.to_string())
     };

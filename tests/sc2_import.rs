@@ -7,7 +7,8 @@ mod sc2_support;
 
 use std::collections::{BTreeMap, VecDeque};
 
-use groundwork::formats::sc2::{self, Chasm, Sc2Options, mpq::Sc2Archive, terrain};
+use groundwork::formats::sc2::mpq::Sc2Archive;
+use groundwork::import::sc2::{Chasm, Sc2Options, terrain};
 use groundwork::map::{Grid, Map};
 
 /// Simple64's playable bounds (left, bottom, right, top), as IMPORT-FACTS gives them.
@@ -63,7 +64,7 @@ fn height_at_cell_centre(map: &Map, i: usize, j: usize) -> f32 {
 #[test]
 fn every_fixture_imports_to_a_valid_map() {
     for (name, path) in sc2_support::fixtures() {
-        let (map, report) = sc2::import(&path, &Sc2Options::default()).unwrap();
+        let (map, report) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
         map.check_layers().unwrap();
         let (lo, hi) = map.heights.min_max();
         assert!(lo.is_finite() && hi.is_finite(), "{name}");
@@ -94,7 +95,7 @@ fn maps_without_objects_or_cliffs_are_handled_with_messages() {
     let Some(path) = sc2_support::fixture("Empty128") else {
         return;
     };
-    let (map, report) = sc2::import(&path, &Sc2Options::default()).unwrap();
+    let (map, report) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
     let text = report.to_text();
     assert!(text.contains("Objects: missing"), "{text}");
     assert!(text.contains("no start locations"), "{text}");
@@ -105,7 +106,10 @@ fn maps_without_objects_or_cliffs_are_handled_with_messages() {
     );
     // 108 x 100 playable cells at 32 elmos pad to 8 x 8 units; the padding is a pit
     assert_eq!((map.size.width_units(), map.size.height_units()), (8, 8));
-    assert_eq!(map.types.get(0, 0), sc2::convert::CHASM_TYPE);
+    assert_eq!(
+        map.types.get(0, 0),
+        groundwork::import::sc2::convert::CHASM_TYPE
+    );
     assert!(map.heights.get(0, 0) < map.heights.get(256, 256) - 200.0);
 }
 
@@ -114,7 +118,7 @@ fn simple64_start_positions_come_from_the_start_locations() {
     let Some(path) = sc2_support::fixture("Simple64") else {
         return;
     };
-    let (map, _) = sc2::import(&path, &Sc2Options::default()).unwrap();
+    let (map, _) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
     let mut ar = Sc2Archive::open(&path).unwrap();
     let objects = String::from_utf8(ar.read_required("Objects").unwrap()).unwrap();
     let mut starts = scan_positions(&objects, "Type=\"StartLoc\"");
@@ -173,7 +177,7 @@ fn simple64_mineral_lines_become_standard_metal_spots_and_geysers_vents() {
     let Some(path) = sc2_support::fixture("Simple64") else {
         return;
     };
-    let (map, _) = sc2::import(&path, &Sc2Options::default()).unwrap();
+    let (map, _) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
     let mut ar = Sc2Archive::open(&path).unwrap();
     let objects = String::from_utf8(ar.read_required("Objects").unwrap()).unwrap();
     let minerals = scan_positions(&objects, "MineralField");
@@ -280,7 +284,7 @@ fn simple64_plateaus_cliffs_and_ramps_survive() {
     let Some(path) = sc2_support::fixture("Simple64") else {
         return;
     };
-    let (map, _) = sc2::import(&path, &Sc2Options::default()).unwrap();
+    let (map, _) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
     let (cw, ch, cliff) = raw_cliff_levels(&path);
     let at = |i: i64, j: i64| -> Option<u16> {
         (i >= 0 && j >= 0 && (i as usize) < cw && (j as usize) < ch)
@@ -379,13 +383,13 @@ fn height_scale_and_sea_change_what_they_should() {
     let Some(path) = sc2_support::fixture("Simple64") else {
         return;
     };
-    let (a, _) = sc2::import(&path, &Sc2Options::default()).unwrap();
+    let (a, _) = groundwork::import::sc2::import(&path, &Sc2Options::default()).unwrap();
     let opt = Sc2Options {
         height_scale: 2.0,
         chasm: Chasm::Sea,
         ..Sc2Options::default()
     };
-    let (b, report) = sc2::import(&path, &opt).unwrap();
+    let (b, report) = groundwork::import::sc2::import(&path, &opt).unwrap();
     let (x, z) = s64_elmos(59.5, 27.5); // level 3
     let (x2, z2) = s64_elmos(44.5, 48.5); // level 2
     let step = |m: &Map| {
@@ -397,7 +401,7 @@ fn height_scale_and_sea_change_what_they_should() {
     assert!(lo < -100.0, "sea floor {lo}");
     assert!(report.to_text().contains("sea"));
     assert!(
-        sc2::import(
+        groundwork::import::sc2::import(
             &path,
             &Sc2Options {
                 cell_elmos: 12,

@@ -10,7 +10,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use groundwork::compile::{CompileOptions, Progress, compile_map};
-use groundwork::formats::wz2100::{self, MapStatus, Wz2100Options};
+use groundwork::formats::wz2100::{self, MapStatus};
+use groundwork::import::wz2100::Wz2100Options;
 use serde_json::json;
 
 fn mp_wz() -> Option<PathBuf> {
@@ -26,7 +27,7 @@ fn mp_wz() -> Option<PathBuf> {
 /// Imports, compiles to `.sd7` and validates one map; returns (import, compile, validate) s.
 fn round_trip(mp: &Path, folder: &str, dir: &Path) -> (f64, f64, f64) {
     let t0 = Instant::now();
-    let (map, _) = wz2100::import(mp, Some(folder), &Wz2100Options::default())
+    let (map, _) = groundwork::import::wz2100::import(mp, Some(folder), &Wz2100Options::default())
         .unwrap_or_else(|e| panic!("{folder}: import: {e}"));
     let t1 = Instant::now();
     let out = dir.join(format!("{folder}.sd7"));

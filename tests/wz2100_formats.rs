@@ -5,9 +5,10 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use groundwork::formats::wz2100;
 use groundwork::formats::wz2100::map_file::{self, GameMap, MapTile};
 use groundwork::formats::wz2100::ttypes::{self, TileTypes};
-use groundwork::formats::wz2100::{self, Wz2100Options};
+use groundwork::import::wz2100::Wz2100Options;
 
 /// Writes a 16x16-tile map folder: a plateau of height `plateau` (world units) on the east
 /// half, a cliff column between, a water strip in the south-west, two HQs, oil, trees.
@@ -95,7 +96,7 @@ fn newer_forms_import_without_tile_art() {
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].title, "Made Here");
     assert_eq!(listed[0].tileset, Some(wz2100::Tileset::Rockies));
-    let (map, report) = wz2100::import(&dir, None, &no_art()).unwrap();
+    let (map, report) = groundwork::import::wz2100::import(&dir, None, &no_art()).unwrap();
     map.check_layers().unwrap();
     let text = report.to_text();
     assert!(text.contains("plain colours"), "{text}");
@@ -137,14 +138,14 @@ fn byte_heights_match_u16_heights() {
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     write_map(&a, 10, 300);
     write_map(&b, 40, 300);
-    let (ma, _) = wz2100::import(&a, None, &no_art()).unwrap();
-    let (mb, _) = wz2100::import(&b, None, &no_art()).unwrap();
+    let (ma, _) = groundwork::import::wz2100::import(&a, None, &no_art()).unwrap();
+    let (mb, _) = groundwork::import::wz2100::import(&b, None, &no_art()).unwrap();
     assert_eq!(ma.heights, mb.heights);
     assert_eq!(ma.metal, mb.metal);
 }
 
 fn import_err(dir: &Path) -> String {
-    wz2100::import(dir, None, &no_art())
+    groundwork::import::wz2100::import(dir, None, &no_art())
         .unwrap_err()
         .to_string()
 }
@@ -213,7 +214,7 @@ fn bad_input_gives_one_clear_error() {
         ..no_art()
     };
     assert!(
-        wz2100::import(&dir, None, &bad_scale)
+        groundwork::import::wz2100::import(&dir, None, &bad_scale)
             .unwrap_err()
             .to_string()
             .contains("out of range")
@@ -272,10 +273,10 @@ fn real_map_in_newer_forms_imports_the_same() {
         std::fs::write(dir.join(file), serde_json::to_vec(&out).unwrap()).unwrap();
     }
     let opts = no_art();
-    let (a, ra) = wz2100::import(&mp, Some("4c-rush"), &opts).unwrap();
-    let (b, rb) = wz2100::import(tmp.path(), Some("Sk-Rush"), &opts).unwrap();
+    let (a, ra) = groundwork::import::wz2100::import(&mp, Some("4c-rush"), &opts).unwrap();
+    let (b, rb) = groundwork::import::wz2100::import(tmp.path(), Some("Sk-Rush"), &opts).unwrap();
     // and as a single map folder
-    let (c, _) = wz2100::import(&dir, None, &opts).unwrap();
+    let (c, _) = groundwork::import::wz2100::import(&dir, None, &opts).unwrap();
     assert_eq!(a.heights, b.heights);
     assert_eq!(a.metal, b.metal);
     assert_eq!(a.teams, b.teams);

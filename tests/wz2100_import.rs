@@ -5,7 +5,8 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use groundwork::formats::wz2100::{self, MapStatus, Wz2100Options};
+use groundwork::formats::wz2100::{self, MapStatus};
+use groundwork::import::wz2100::Wz2100Options;
 use groundwork::map::Map;
 
 /// Debian's `mp.wz`, or `$GROUNDWORK_WZ_DATA/mp.wz`.
@@ -176,13 +177,15 @@ fn lists_every_map_in_mp_wz() {
 #[test]
 fn script_generated_maps_are_refused_clearly() {
     let Some(mp) = mp_wz() else { return };
-    let err = wz2100::import(&mp, Some("6c-Entropy"), &Wz2100Options::default())
-        .unwrap_err()
-        .to_string();
+    let err =
+        groundwork::import::wz2100::import(&mp, Some("6c-Entropy"), &Wz2100Options::default())
+            .unwrap_err()
+            .to_string();
     assert!(err.contains("script-generated"), "{err}");
-    let err = wz2100::import(&mp, Some("no-such-map"), &Wz2100Options::default())
-        .unwrap_err()
-        .to_string();
+    let err =
+        groundwork::import::wz2100::import(&mp, Some("no-such-map"), &Wz2100Options::default())
+            .unwrap_err()
+            .to_string();
     assert!(
         err.contains("no map named") && err.contains("4c-rush"),
         "{err}"
@@ -191,7 +194,8 @@ fn script_generated_maps_are_refused_clearly() {
 
 /// Start positions, metal spots and sea share of one map against the source files.
 fn check_against_source(mp: &Path, folder: &str) {
-    let (map, report) = wz2100::import(mp, Some(folder), &Wz2100Options::default()).unwrap();
+    let (map, report) =
+        groundwork::import::wz2100::import(mp, Some(folder), &Wz2100Options::default()).unwrap();
     map.check_layers().unwrap();
     let text = report.to_text();
     eprintln!("{text}");
@@ -293,7 +297,9 @@ fn dump_textures_when_asked() {
     let Some(mp) = mp_wz() else { return };
     std::fs::create_dir_all(&dir).unwrap();
     for folder in ["4c-rush", "8c-manhattan", "2c-startup", "4c-mountain"] {
-        let (map, _) = wz2100::import(&mp, Some(folder), &Wz2100Options::default()).unwrap();
+        let (map, _) =
+            groundwork::import::wz2100::import(&mp, Some(folder), &Wz2100Options::default())
+                .unwrap();
         let t = &map.texture;
         let img =
             image::RgbaImage::from_raw(t.width() as u32, t.height() as u32, t.rgba().to_vec())

@@ -34,7 +34,7 @@
 use crate::map::{ELMOS_PER_SQUARE, Grid, MapSize};
 
 use super::frame::Frame;
-use super::heights::CliffCell;
+use crate::formats::sc2::heights::CliffCell;
 
 /// Two SC2 vertices more than this apart in height (world units) are on different surfaces.
 pub const SURFACE_GAP: f32 = 1.0;

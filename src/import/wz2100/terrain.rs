@@ -22,8 +22,8 @@ use rayon::prelude::*;
 
 use super::distance::distance_to;
 use super::layout::Layout;
-use super::map_file::GameMap;
-use super::ttypes::{TER_CLIFFFACE, TER_WATER};
+use crate::formats::wz2100::map_file::GameMap;
+use crate::formats::wz2100::ttypes::{TER_CLIFFFACE, TER_WATER};
 use crate::map::{ELMOS_PER_SQUARE, Grid};
 
 /// How deep the open sea is, in elmos below y = 0.

@@ -8,10 +8,10 @@ use image::imageops::FilterType;
 use rayon::prelude::*;
 
 use super::layout::Layout;
-use super::level::Tileset;
-use super::map_file::{GameMap, MapTile};
-use super::source::Source;
 use crate::formats::FormatError;
+use crate::formats::wz2100::level::Tileset;
+use crate::formats::wz2100::map_file::{GameMap, MapTile};
+use crate::formats::wz2100::source::Source;
 use crate::map::{Grid, GroundTexture};
 
 /// The largest tile art we decode (the real art is 128 x 128).
@@ -264,7 +264,10 @@ fn under_tiles(map: &GameMap, art: &TileArt, tile_types: &[u8]) -> Vec<Under> {
                 continue;
             }
             out[(y * w + x) as usize] = find(x, y, true)
-                .or_else(|| (ty(x, y) == super::ttypes::TER_CLIFFFACE).then_some(Under::OwnMean))
+                .or_else(|| {
+                    (ty(x, y) == crate::formats::wz2100::ttypes::TER_CLIFFFACE)
+                        .then_some(Under::OwnMean)
+                })
                 .or_else(|| find(x, y, false))
                 .unwrap_or(Under::Plain);
         }

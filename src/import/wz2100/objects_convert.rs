@@ -25,8 +25,8 @@
 use std::collections::BTreeMap;
 
 use super::layout::Layout;
-use super::level::Tileset;
-use super::objects::{Owner, WzObject};
+use crate::formats::wz2100::level::Tileset;
+use crate::formats::wz2100::objects::{Owner, WzObject};
 use crate::map::metal::{METAL_CELL_ELMOS, dome_profile, paint_dome};
 use crate::map::{Feature, Grid, Team};
 

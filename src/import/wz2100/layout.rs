@@ -4,7 +4,7 @@
 use crate::formats::FormatError;
 use crate::map::{ELMOS_PER_MAP_UNIT, ELMOS_PER_SQUARE, MapSize};
 
-use super::map_file::WORLD_UNITS_PER_TILE;
+use crate::formats::wz2100::map_file::WORLD_UNITS_PER_TILE;
 
 /// The smallest and largest scale we accept.
 pub const MIN_TILE_ELMOS: u32 = 16;

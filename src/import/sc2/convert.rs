@@ -9,13 +9,13 @@ use crate::map::{Grid, Map, MapSettings, MoveSpeeds, Team, TerrainType};
 use super::features;
 use super::frame::Frame;
 use super::ground::{self, ColourImage};
-use super::heights::{CliffCell, TerrainXml};
-use super::map_info::{Bounds, GameStrings, MapInfo};
 use super::metal::{self, Patch};
-use super::objects::{ObjectKind, Objects};
 use super::terrain::{self, Chasm, Sc2Surface};
-use super::texture::{self, TextureMasks};
 use super::{Sc2Options, TextureSource};
+use crate::formats::sc2::heights::{CliffCell, TerrainXml};
+use crate::formats::sc2::map_info::{Bounds, GameStrings, MapInfo};
+use crate::formats::sc2::objects::{ObjectKind, Objects};
+use crate::formats::sc2::texture::{self, TextureMasks};
 
 /// Everything read from the archive.
 pub struct Sources {

@@ -5,7 +5,7 @@
 use crate::formats::FormatError;
 use crate::map::{ELMOS_PER_MAP_UNIT, ELMOS_PER_SQUARE, MAX_MAP_UNITS, MapSize};
 
-use super::map_info::Bounds;
+use crate::formats::sc2::map_info::Bounds;
 
 /// The mapping between SC2 world units (cells) and elmos.
 #[derive(Clone, Copy, Debug, PartialEq)]

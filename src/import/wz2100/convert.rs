@@ -4,15 +4,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Wz2100Options;
-use super::catalog::MapEntry;
 use super::layout::Layout;
-use super::level::Tileset;
-use super::objects::{self, ObjectKind, ObjectList, Owner};
 use super::objects_convert as oc;
-use super::source::Source;
 use super::terrain::{self, BAR_BOT_MAX_SLOPE, BAR_TANK_MAX_SLOPE, SEA_DEPTH_ELMOS};
-use super::ttypes::{TER_CLIFFFACE, TER_WATER, TERRAIN_NAMES};
-use super::{gam, map_file, terrain_types, tileset, ttypes};
+use super::{terrain_types, tileset};
+use crate::formats::wz2100::catalog::MapEntry;
+use crate::formats::wz2100::level::Tileset;
+use crate::formats::wz2100::objects::{self, ObjectKind, ObjectList, Owner};
+use crate::formats::wz2100::source::Source;
+use crate::formats::wz2100::ttypes::{TER_CLIFFFACE, TER_WATER, TERRAIN_NAMES};
+use crate::formats::wz2100::{gam, map_file, ttypes};
 use crate::formats::{FormatError, ImportReport};
 use crate::map::{Grid, Map, MapSettings};
 
