@@ -66,18 +66,6 @@ pub struct MarkerInstance {
     pub colour: [f32; 4],
 }
 
-/// Team colours for start markers, in team order (repeating).
-pub const TEAM_COLOURS: [[f32; 3]; 8] = [
-    [0.95, 0.2, 0.15],
-    [0.15, 0.45, 1.0],
-    [0.2, 0.85, 0.25],
-    [1.0, 0.85, 0.1],
-    [0.8, 0.3, 0.95],
-    [0.1, 0.9, 0.9],
-    [1.0, 0.55, 0.1],
-    [0.95, 0.95, 0.95],
-];
-
 pub struct MapScene {
     /// Heightmap vertices (mapx + 1, mapy + 1).
     pub vertices: (u32, u32),
@@ -367,7 +355,7 @@ impl MapScene {
             })
             .collect();
         m.extend(map.teams.iter().enumerate().map(|(i, t)| {
-            let c = TEAM_COLOURS[i % TEAM_COLOURS.len()];
+            let c = crate::map::team_colour(i);
             MarkerInstance {
                 pos_size: [
                     t.start_x_elmos,

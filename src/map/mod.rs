@@ -45,6 +45,24 @@ pub struct Feature {
     pub rotation_deg: f32,
 }
 
+/// The colour each team is shown in (start markers in the view and on the minimap), in team
+/// order; [`team_colour`] repeats them.
+pub const TEAM_COLOURS: [[f32; 3]; 8] = [
+    [0.95, 0.2, 0.15],
+    [0.15, 0.45, 1.0],
+    [0.2, 0.85, 0.25],
+    [1.0, 0.85, 0.1],
+    [0.8, 0.3, 0.95],
+    [0.1, 0.9, 0.9],
+    [1.0, 0.55, 0.1],
+    [0.95, 0.95, 0.95],
+];
+
+/// Team `i`'s colour (RGB, 0..1), the list repeating past its end.
+pub fn team_colour(i: usize) -> [f32; 3] {
+    TEAM_COLOURS[i % TEAM_COLOURS.len()]
+}
+
 /// One team (player slot) and where it starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Team {

@@ -85,7 +85,7 @@ impl MinimapPanel {
             ));
         }
         for (i, t) in map.teams.iter().enumerate() {
-            let c = crate::gpu::scene::TEAM_COLOURS[i % crate::gpu::scene::TEAM_COLOURS.len()];
+            let c = crate::map::team_colour(i);
             let col = egui::Color32::from_rgb(
                 (c[0] * 255.0) as u8,
                 (c[1] * 255.0) as u8,
