@@ -10,6 +10,7 @@
 //! failing that the whole map is taken as playable and the report says so.
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 
 const WHAT: &str = "SC2Map MapInfo";
 
@@ -53,29 +54,8 @@ pub struct MapInfo {
 /// The largest map side SC2 allows, in cells.
 pub const MAX_SC2_CELLS: u32 = 256;
 
-struct Cursor<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn u32(&mut self) -> Option<u32> {
-        let s = self.b.get(self.at..self.at + 4)?;
-        self.at += 4;
-        Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-    }
-    fn cstr(&mut self) -> Option<String> {
-        let rest = self.b.get(self.at..)?;
-        let n = rest.iter().position(|&c| c == 0)?;
-        self.at += n + 1;
-        Some(String::from_utf8_lossy(&rest[..n]).into_owned())
-    }
-    fn skip(&mut self, n: usize) -> Option<()> {
-        self.b.get(self.at..self.at + n)?;
-        self.at += n;
-        Some(())
-    }
-}
+/// The longest string `MapInfo` holds that we read (names of tilesets and fog settings).
+const MAX_STRING_BYTES: usize = 4096;
 
 fn sane(b: Bounds, w: u32, h: u32) -> bool {
     b.left < b.right && b.bottom < b.top && b.right <= w && b.top <= h
@@ -87,16 +67,18 @@ pub fn parse(bytes: &[u8], tileset_hint: Option<&str>) -> Result<MapInfo, Format
     if bytes.len() < 16 || &bytes[0..4] != b"IpaM" {
         return Err(bad("no `IpaM` signature"));
     }
-    let mut c = Cursor { b: bytes, at: 4 };
-    let version = c.u32().ok_or_else(|| bad("truncated"))?;
+    let mut c = ByteReader::at(bytes, 4, WHAT, "version")?;
+    let version = c.u32("a MapInfo field").ok().ok_or_else(|| bad("truncated"))?;
     if version > 0x17 {
-        c.skip(8).ok_or_else(|| bad("truncated"))?;
+        c.take(8, "the MapInfo header").ok().ok_or_else(|| bad("truncated"))?;
     }
     let w = c
-        .u32()
+        .u32("a MapInfo field")
+        .ok()
         .ok_or_else(|| bad("truncated before the map size"))?;
     let h = c
-        .u32()
+        .u32("a MapInfo field")
+        .ok()
         .ok_or_else(|| bad("truncated before the map size"))?;
     if w == 0 || h == 0 || w > MAX_SC2_CELLS || h > MAX_SC2_CELLS {
         return Err(FormatError::invalid(
@@ -114,29 +96,29 @@ pub fn parse(bytes: &[u8], tileset_hint: Option<&str>) -> Result<MapInfo, Format
         tileset: String::new(),
         fog: String::new(),
     };
-    let tail = |c: &mut Cursor| -> Option<(String, String, Bounds)> {
+    let tail = |c: &mut ByteReader| -> Option<(String, String, Bounds)> {
         for _ in 0..2 {
-            if c.u32()? == 2 {
-                c.cstr()?;
+            if c.u32("a MapInfo field").ok()? == 2 {
+                c.c_string(MAX_STRING_BYTES, "a MapInfo string").ok()?;
             }
         }
         if version >= 0x1f {
-            c.cstr()?;
+            c.c_string(MAX_STRING_BYTES, "a MapInfo string").ok()?;
         }
         if version >= 0x26 {
-            c.cstr()?;
+            c.c_string(MAX_STRING_BYTES, "a MapInfo string").ok()?;
         }
         if version >= 0x1f {
-            c.u32()?;
-            c.u32()?;
+            c.u32("a MapInfo field").ok()?;
+            c.u32("a MapInfo field").ok()?;
         }
-        let fog = c.cstr()?;
-        let tileset = c.cstr()?;
+        let fog = c.c_string(MAX_STRING_BYTES, "a MapInfo string").ok()?;
+        let tileset = c.c_string(MAX_STRING_BYTES, "a MapInfo string").ok()?;
         let b = Bounds {
-            left: c.u32()?,
-            bottom: c.u32()?,
-            right: c.u32()?,
-            top: c.u32()?,
+            left: c.u32("a MapInfo field").ok()?,
+            bottom: c.u32("a MapInfo field").ok()?,
+            right: c.u32("a MapInfo field").ok()?,
+            top: c.u32("a MapInfo field").ok()?,
         };
         Some((fog, tileset, b))
     };
@@ -152,12 +134,9 @@ pub fn parse(bytes: &[u8], tileset_hint: Option<&str>) -> Result<MapInfo, Format
     if let Some(ts) = tileset_hint.filter(|t| !t.is_empty()) {
         let needle: Vec<u8> = ts.bytes().chain([0]).collect();
         if let Some(p) = bytes.windows(needle.len()).position(|win| win == needle) {
-            let mut c = Cursor {
-                b: bytes,
-                at: p + needle.len(),
-            };
+            let mut c = ByteReader::at(bytes, p + needle.len(), WHAT, "the bounds")?;
             if let (Some(left), Some(bottom), Some(right), Some(top)) =
-                (c.u32(), c.u32(), c.u32(), c.u32())
+                (c.u32("a MapInfo field").ok(), c.u32("a MapInfo field").ok(), c.u32("a MapInfo field").ok(), c.u32("a MapInfo field").ok())
             {
                 let b = Bounds {
                     left,
