@@ -68,9 +68,14 @@ pub fn parse(bytes: &[u8], tileset_hint: Option<&str>) -> Result<MapInfo, Format
         return Err(bad("no `IpaM` signature"));
     }
     let mut c = ByteReader::at(bytes, 4, WHAT, "version")?;
-    let version = c.u32("a MapInfo field").ok().ok_or_else(|| bad("truncated"))?;
+    let version = c
+        .u32("a MapInfo field")
+        .ok()
+        .ok_or_else(|| bad("truncated"))?;
     if version > 0x17 {
-        c.take(8, "the MapInfo header").ok().ok_or_else(|| bad("truncated"))?;
+        c.take(8, "the MapInfo header")
+            .ok()
+            .ok_or_else(|| bad("truncated"))?;
     }
     let w = c
         .u32("a MapInfo field")
@@ -135,9 +140,12 @@ pub fn parse(bytes: &[u8], tileset_hint: Option<&str>) -> Result<MapInfo, Format
         let needle: Vec<u8> = ts.bytes().chain([0]).collect();
         if let Some(p) = bytes.windows(needle.len()).position(|win| win == needle) {
             let mut c = ByteReader::at(bytes, p + needle.len(), WHAT, "the bounds")?;
-            if let (Some(left), Some(bottom), Some(right), Some(top)) =
-                (c.u32("a MapInfo field").ok(), c.u32("a MapInfo field").ok(), c.u32("a MapInfo field").ok(), c.u32("a MapInfo field").ok())
-            {
+            if let (Some(left), Some(bottom), Some(right), Some(top)) = (
+                c.u32("a MapInfo field").ok(),
+                c.u32("a MapInfo field").ok(),
+                c.u32("a MapInfo field").ok(),
+                c.u32("a MapInfo field").ok(),
+            ) {
                 let b = Bounds {
                     left,
                     bottom,
