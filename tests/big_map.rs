@@ -13,6 +13,15 @@ use groundwork::map::MapSize;
 /// The CPU-side budget for one job on a 32x32 map (ARCHITECTURE.md, "Memory").
 const BUDGET_BYTES: u64 = 4 << 30;
 
+/// Whether this system reports peak memory the way the binary reads it (Linux's `VmHWM`).
+fn peak_readable() -> bool {
+    let ok = Path::new("/proc/self/status").is_file();
+    if !ok {
+        groundwork::test_support::skip("no /proc/self/status: the peak is read from Linux's VmHWM");
+    }
+    ok
+}
+
 /// Runs `groundwork ARGS`, returning its peak resident bytes, as it reports them.
 fn peak_of(args: &[&str]) -> u64 {
     let out = Command::new(env!("CARGO_BIN_EXE_groundwork"))
@@ -73,6 +82,9 @@ fn cone_png(path: &Path) {
 
 #[test]
 fn a_32x32_map_edits_compiles_and_opens_within_the_memory_budget() {
+    if !peak_readable() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("Big");
     let map = groundwork::edit::procedural::relief_map(MapSize::new(32, 32).unwrap(), 4, "Big");
@@ -115,6 +127,9 @@ fn a_32x32_map_edits_compiles_and_opens_within_the_memory_budget() {
 
 #[test]
 fn a_large_bundled_file_is_streamed_to_disk_on_decompile() {
+    if !peak_readable() {
+        return;
+    }
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     // a small map as a folder, then zipped (stored) with a 192 MiB file of noise beside it
