@@ -3,7 +3,7 @@
 //! A reader may refuse any input with an error; it must never panic, hang or allocate without
 //! bound. Readers that take a path get the bytes as a file in a private scratch folder.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::formats::archive::ArchiveContents;
 use crate::formats::{sc2, wz2100};
@@ -212,19 +212,14 @@ fn project_copy() -> PathBuf {
         let _ = crate::formats::save_project(&map, &original);
     });
     let copy = scratch.join("copy");
-    for name in project_layers() {
-        let _ = std::fs::copy(original.join(&name), copy_dir(&copy).join(&name));
+    let _ = std::fs::create_dir_all(&copy);
+    for name in project_layers()
+        .into_iter()
+        .chain([crate::formats::project::PROJECT_FILE.to_string()])
+    {
+        let _ = std::fs::copy(original.join(&name), copy.join(&name));
     }
-    let _ = std::fs::copy(
-        original.join(crate::formats::project::PROJECT_FILE),
-        copy.join(crate::formats::project::PROJECT_FILE),
-    );
     copy
-}
-
-fn copy_dir(dir: &Path) -> &Path {
-    let _ = std::fs::create_dir_all(dir);
-    dir
 }
 
 /// The layer images of the small project, sorted.

@@ -7,8 +7,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-use groundwork::edit::tools::{ParamKind, StrokeStyle, TOOLS};
+use groundwork::edit::tools::{StrokeStyle, TOOLS};
 use groundwork::map::MapSize;
+
+mod tool_support;
+use tool_support::tool_keys;
 
 /// The CPU-side budget for one job on a 32x32 map (ARCHITECTURE.md, "Memory").
 const BUDGET_BYTES: u64 = 4 << 30;
@@ -52,17 +55,7 @@ fn every_tool() -> String {
             "\n[[op]]\ntool = \"{}\"\npath = {path}\nradius_elmos = 300.0\n",
             tool.name()
         );
-        for p in tool.params() {
-            match p.kind {
-                ParamKind::Image => {
-                    let _ = writeln!(text, "{} = \"cone.png\"", p.key);
-                }
-                ParamKind::Number { min, max, .. } if p.key.contains("iterations") => {
-                    let _ = writeln!(text, "{} = {}", p.key, 3.0f32.clamp(min, max));
-                }
-                _ => {}
-            }
-        }
+        text.push_str(&tool_keys(*tool, "cone.png"));
         if i % 3 == 2 {
             text.push_str("\n[[op]]\ntool = \"undo\"\n");
         }

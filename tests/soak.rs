@@ -6,47 +6,22 @@
 //! model after every step.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use groundwork::edit::Session;
 use groundwork::edit::brush::{Falloff, MaskImage};
 use groundwork::edit::ops::{self, Op, Step};
-use groundwork::edit::tools::{ParamKind, StrokeStyle, TOOLS};
-use groundwork::map::{Grid, Map, MapSize, SymmetryMode};
+use groundwork::edit::tools::{StrokeStyle, TOOLS};
+use groundwork::map::{Map, MapSize, SymmetryMode};
+
+mod tool_support;
+use tool_support::{Lcg, cone, tool_keys};
 
 const STEPS: usize = 10_000;
 const FILES: usize = 10;
 
-/// A small random number generator, the same on every machine.
-struct Lcg(u64);
-
-impl Lcg {
-    fn unit(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.unit() * n as f32) as usize % n
-    }
-}
-
-/// A cone, for the stamp (the ops file names it; the loader hands it over).
-fn cone(_name: &str) -> Result<MaskImage, String> {
-    let n = 33;
-    let c = (n as f32 - 1.0) / 2.0;
-    let values: Vec<f32> = (0..n * n)
-        .map(|i| {
-            let (x, z) = ((i % n) as f32 - c, (i / n) as f32 - c);
-            (1.0 - (x * x + z * z).sqrt() / c).max(0.0)
-        })
-        .collect();
-    Ok(MaskImage {
-        name: "cone".into(),
-        values: Arc::new(Grid::from_vec(n, n, values).unwrap()),
-    })
+/// The stamp's image (the ops file names it; the loader hands it over).
+fn cone_image(_name: &str) -> Result<MaskImage, String> {
+    Ok(cone(33))
 }
 
 /// One ops file of `n` random steps under `mode`.
@@ -94,18 +69,7 @@ fn ops_file(rng: &mut Lcg, mode: SymmetryMode, n: usize) -> String {
             Falloff::ALL[rng.below(4)].name(),
             rng.unit() < 0.2,
         );
-        for p in tool.params() {
-            match p.kind {
-                ParamKind::Image => {
-                    let _ = writeln!(text, "{} = \"cone.png\"", p.key);
-                }
-                // the erosions' cost grows with their iterations: a few keep the soak short
-                ParamKind::Number { min, max, .. } if p.key.contains("iterations") => {
-                    let _ = writeln!(text, "{} = {}", p.key, 3.0f32.clamp(min, max));
-                }
-                _ => {}
-            }
-        }
+        text.push_str(&tool_keys(tool, "cone.png"));
     }
     text
 }
@@ -135,7 +99,7 @@ fn ten_thousand_random_steps_with_undo_and_redo_match_a_cpu_replay() {
     for f in 0..FILES {
         let mode = SymmetryMode::ALL[f % SymmetryMode::ALL.len()];
         let text = ops_file(&mut rng, mode, STEPS / FILES);
-        let file = ops::parse(&text, session.map(), &cone).expect("the soak's ops parse");
+        let file = ops::parse(&text, session.map(), &cone_image).expect("the soak's ops parse");
         assert_eq!(file.ops.len(), STEPS / FILES);
         // as ops::run does: the file's symmetry, then each step
         session.map_mut().symmetry = file.symmetry.unwrap();

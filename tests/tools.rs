@@ -4,14 +4,15 @@
 //! for byte and redo to what a CPU replay gives. Skips with a message when there is no GPU
 //! adapter or no compute (the CPU-only checks still run).
 
-use std::sync::Arc;
-
-use groundwork::edit::brush::{BrushShape, Falloff, MaskImage};
+use groundwork::edit::brush::{BrushShape, Falloff};
 use groundwork::edit::session::reborrow;
 use groundwork::edit::tools::{ParamValue, StrokeStyle, TOOLS, Tool, ToolSettings};
 use groundwork::edit::{GpuLayers, GridRect, LayerId, Session};
 use groundwork::gpu::{BrushKernels, GpuContext, MapScene, Renderer, SceneLayers};
 use groundwork::map::{Grid, Map, MapSettings, MapSize, SymmetryMode};
+
+mod tool_support;
+use tool_support::{Lcg, cone};
 
 fn gpu_with_compute() -> Option<GpuContext> {
     let ctx = match GpuContext::headless() {
@@ -47,21 +48,6 @@ fn round_hills(mode: SymmetryMode) -> Map {
     }
     m.symmetry = mode;
     m
-}
-
-/// A cone, for the stamp and the mask.
-fn cone(n: usize) -> MaskImage {
-    let c = (n as f32 - 1.0) / 2.0;
-    let values: Vec<f32> = (0..n * n)
-        .map(|i| {
-            let (x, z) = ((i % n) as f32 - c, (i / n) as f32 - c);
-            (1.0 - (x * x + z * z).sqrt() / c).max(0.0)
-        })
-        .collect();
-    MaskImage {
-        name: "cone".into(),
-        values: Arc::new(Grid::from_vec(n, n, values).unwrap()),
-    }
 }
 
 /// The tool's defaults, small enough for a 2x2 map, with a stamp image where it takes one.
@@ -359,19 +345,6 @@ fn turns_by_three_six_and_eight_copy_each_dab_about_the_centre() {
     }
 }
 
-/// A small random number generator, the same on every machine.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
 /// One scripted stroke: the symmetry, the tool, its settings and the path.
 type Scripted = (SymmetryMode, &'static dyn Tool, ToolSettings, Vec<[f32; 2]>);
 
@@ -381,15 +354,15 @@ fn random_strokes() -> Vec<Scripted> {
     let modes = SymmetryMode::ALL;
     (0..200)
         .map(|_| {
-            let mode = modes[(rng.next() * modes.len() as f32) as usize % modes.len()];
-            let tool = TOOLS[(rng.next() * TOOLS.len() as f32) as usize % TOOLS.len()];
+            let mode = modes[(rng.unit() * modes.len() as f32) as usize % modes.len()];
+            let tool = TOOLS[(rng.unit() * TOOLS.len() as f32) as usize % TOOLS.len()];
             let mut s = settings_for(tool);
-            s.brush.radius_elmos = 40.0 + rng.next() * 200.0;
-            s.brush.strength = 0.1 + rng.next() * 0.9;
-            s.brush.falloff = Falloff::ALL[(rng.next() * 4.0) as usize % 4];
-            let n = 2 + (rng.next() * 4.0) as usize;
+            s.brush.radius_elmos = 40.0 + rng.unit() * 200.0;
+            s.brush.strength = 0.1 + rng.unit() * 0.9;
+            s.brush.falloff = Falloff::ALL[(rng.unit() * 4.0) as usize % 4];
+            let n = 2 + (rng.unit() * 4.0) as usize;
             let path = (0..n)
-                .map(|_| [rng.next() * 1024.0, rng.next() * 1024.0])
+                .map(|_| [rng.unit() * 1024.0, rng.unit() * 1024.0])
                 .collect();
             (mode, tool, s, path)
         })

@@ -455,34 +455,14 @@ fn an_edit_autosaved_on_losing_focus_is_offered_back_after_a_crash() {
         open: Some(project.clone()),
         ..EditorOptions::default()
     };
-    let t0 = std::time::Instant::now();
     let mut harness = editor(options.clone(), setup.clone());
     wait_until_ready(&mut harness);
-    eprintln!("{:.1} s: open", t0.elapsed().as_secs_f32());
     // a stroke, then the window loses focus
-    let path = [egui::pos2(560.0, 330.0), egui::pos2(680.0, 390.0)];
-    harness.event(egui::Event::PointerMoved(path[0]));
-    harness.step();
-    harness.event(egui::Event::PointerButton {
-        pos: path[0],
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    for k in 0..6 {
-        harness.event(egui::Event::PointerMoved(
-            path[0] + (path[1] - path[0]) * (k as f32 / 5.0),
-        ));
-        harness.step();
-    }
-    harness.event(egui::Event::PointerButton {
-        pos: path[1],
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.step();
-    harness.step();
+    let (from, to) = (egui::pos2(560.0, 330.0), egui::pos2(680.0, 390.0));
+    let path: Vec<egui::Pos2> = (0..6)
+        .map(|k| from + (to - from) * (k as f32 / 5.0))
+        .collect();
+    drag(&mut harness, &path);
     let edited = harness.state().document().unwrap().map().height_words();
     assert!(harness.state().document().unwrap().dirty());
     harness.event(egui::Event::WindowFocused(false));
@@ -491,7 +471,6 @@ fn an_edit_autosaved_on_losing_focus_is_offered_back_after_a_crash() {
         h.query_all_by_label_contains("autosaved").next().is_some()
     });
     assert!(autosaved.is_file());
-    eprintln!("{:.1} s: autosaved", t0.elapsed().as_secs_f32());
     // the editor dies without closing (no clean exit); the next start opens the starter map
     std::mem::forget(harness);
 
@@ -501,7 +480,6 @@ fn an_edit_autosaved_on_losing_focus_is_offered_back_after_a_crash() {
     };
     let mut harness = editor(options, setup);
     wait_until_ready(&mut harness);
-    eprintln!("{:.1} s: started again", t0.elapsed().as_secs_f32());
     assert!(
         harness.query_by_label("Recover").is_some(),
         "no recovery offered"

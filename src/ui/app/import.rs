@@ -64,14 +64,19 @@ fn settings_ui(ui: &mut egui::Ui, importer: &dyn Importer, settings: &mut Settin
                 }
             }
             SettingKind::Choice { options, .. } => {
-                let mut word = settings.word(specs, spec.key).to_string();
+                let current = settings.word(specs, spec.key);
+                let mut picked = None;
                 ui.horizontal(|ui| {
                     ui.label(spec.label).on_hover_text(spec.help);
                     for (w, label) in options {
-                        ui.radio_value(&mut word, w.to_string(), *label);
+                        if ui.radio(current == *w, *label).clicked() {
+                            picked = Some(*w);
+                        }
                     }
                 });
-                settings.set_word(spec.key, &word);
+                if let Some(w) = picked {
+                    settings.set_word(spec.key, w);
+                }
             }
             // found by the importer itself
             SettingKind::Path => {}
