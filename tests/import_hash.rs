@@ -1,7 +1,9 @@
 //! The importers, through the importer interface (`groundwork::import`), give the same bytes
 //! as they did before it: a Warzone 2100 map (Debian's data) and every SC2 fixture are
 //! imported, saved as projects, and each project (every file's path and bytes, and the import
-//! report) hashed; the hashes were taken from the importers as they stood before.
+//! report) hashed; the hashes were taken from the importers as they stood before. The same
+//! imports check the progress each importer reports: its stages in order, each counting up to
+//! its total, the texture row by row.
 
 use std::path::{Path, PathBuf};
 
@@ -63,10 +65,25 @@ fn warzone_2100_imports_to_the_same_bytes() {
     }
     let mut got = Vec::new();
     for folder in ["4c-rush", "2c-startup"] {
+        let mut log = Vec::new();
         let (map, report) = import::find("wz2100")
             .unwrap()
-            .import(&mp, Some(folder), &Settings::default(), &mut |_, _, _| {})
+            .import(&mp, Some(folder), &Settings::default(), &mut |s, d, t| {
+                log.push((s.to_string(), d, t))
+            })
             .unwrap();
+        check_progress(
+            folder,
+            &log,
+            &[
+                "reading the source",
+                "reading the map",
+                "heights",
+                "tile art",
+                "texture",
+                "metal, start positions and features",
+            ],
+        );
         got.push((folder.to_string(), project_hash(&map, &report.to_text())));
     }
     eprintln!("{got:?}");
@@ -80,14 +97,60 @@ fn starcraft_2_imports_to_the_same_bytes() {
         let Some(path) = sc2_support::fixture(stem) else {
             return;
         };
+        let mut log = Vec::new();
         let (map, report) = import::find("sc2")
             .unwrap()
-            .import(&path, None, &Settings::default(), &mut |_, _, _| {})
+            .import(&path, None, &Settings::default(), &mut |s, d, t| {
+                log.push((s.to_string(), d, t))
+            })
             .unwrap();
+        check_progress(
+            stem,
+            &log,
+            &[
+                "reading the archive",
+                "heights",
+                "metal, start positions and features",
+                "texture",
+            ],
+        );
         got.push((stem.to_string(), project_hash(&map, &report.to_text())));
     }
     eprintln!("{got:?}");
     assert_eq!(got, expected(SC2_EXPECTED));
+}
+
+/// The stages came in `stages`' order, each once; in each, `done` never fell, never passed
+/// `total`, and reached it; the texture was reported in many steps.
+fn check_progress(map: &str, log: &[(String, u64, u64)], stages: &[&str]) {
+    let mut seen: Vec<&str> = Vec::new();
+    for (stage, done, total) in log {
+        if seen.last() != Some(&stage.as_str()) {
+            seen.push(stage);
+        }
+        assert!(done <= total, "{map}: {stage} {done} of {total}");
+    }
+    assert_eq!(seen, stages, "{map}: stages");
+    for stage in stages {
+        let steps: Vec<(u64, u64)> = log
+            .iter()
+            .filter(|(s, _, _)| s == stage)
+            .map(|&(_, d, t)| (d, t))
+            .collect();
+        assert!(
+            steps
+                .windows(2)
+                .all(|w| w[0].0 <= w[1].0 && w[0].1 == w[1].1),
+            "{map}: {stage} {steps:?}"
+        );
+        let (done, total) = *steps.last().unwrap();
+        assert!(
+            total > 0 && done == total,
+            "{map}: {stage} ends at {done} of {total}"
+        );
+    }
+    let texture = log.iter().filter(|(s, _, _)| s == "texture").count();
+    assert!(texture > 30, "{map}: the texture in {texture} reports");
 }
 
 fn expected(list: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -109,16 +109,24 @@ pub fn import_and_save(
     settings: &crate::import::Settings,
     out: &std::path::Path,
 ) -> Result<(), String> {
-    let mut last_stage = String::new();
+    // each stage on its own line once it ends, with the seconds it took
+    let mut stage_now: Option<(String, std::time::Instant)> = None;
+    let mut end_stage = |next: Option<&str>| {
+        if let Some((stage, t0)) = stage_now.take() {
+            eprintln!("{stage}: {:.2} s", t0.elapsed().as_secs_f64());
+        }
+        stage_now = next.map(|s| (s.to_string(), std::time::Instant::now()));
+    };
+    let mut stage_name = String::new();
     let mut progress = |stage: &str, _done: u64, _total: u64| {
-        if stage != last_stage {
-            eprintln!("{stage} ...");
-            last_stage = stage.to_string();
+        if stage != stage_name {
+            stage_name = stage.to_string();
+            end_stage(Some(stage));
         }
     };
-    let (map, report) = importer
-        .import(source, name, settings, &mut progress)
-        .map_err(|e| e.to_string())?;
+    let imported = importer.import(source, name, settings, &mut progress);
+    end_stage(None);
+    let (map, report) = imported.map_err(|e| e.to_string())?;
     eprintln!("saving the project to {} ...", out.display());
     crate::formats::save_project(&map, out).map_err(|e| e.to_string())?;
     let text = report.to_text();

@@ -130,6 +130,37 @@ impl Settings {
 /// Where an import is: a stage's name, and how far through it (`total` 0: cannot say).
 pub type ImportProgress<'a> = dyn FnMut(&str, u64, u64) + 'a;
 
+/// How many bands [`rows_with_progress`] cuts an image into: one progress report each.
+const PROGRESS_BANDS: usize = 64;
+
+/// Fills the rows of `bytes` (`row_bytes` each) with `fill_row(y, row)` on every core, a band
+/// of rows at a time, telling `progress` the rows done under `stage` after each band: a long
+/// texture bake shows how far it is without the callback having to be shared across threads.
+pub(crate) fn rows_with_progress(
+    bytes: &mut [u8],
+    row_bytes: usize,
+    stage: &str,
+    progress: &mut ImportProgress,
+    fill_row: impl Fn(usize, &mut [u8]) + Sync,
+) {
+    use rayon::prelude::*;
+    let row_bytes = row_bytes.max(1);
+    let rows = bytes.len() / row_bytes;
+    let band_rows = rows.div_ceil(PROGRESS_BANDS).max(1);
+    progress(stage, 0, rows as u64);
+    for (band, chunk) in bytes.chunks_mut(band_rows * row_bytes).enumerate() {
+        chunk
+            .par_chunks_mut(row_bytes)
+            .enumerate()
+            .for_each(|(i, row)| fill_row(band * band_rows + i, row));
+        progress(
+            stage,
+            ((band + 1) * band_rows).min(rows) as u64,
+            rows as u64,
+        );
+    }
+}
+
 /// One game's importer.
 pub trait Importer: Sync {
     /// The command line's name (`groundwork import ID`).
@@ -180,5 +211,32 @@ mod tests {
             Some("wz2100")
         );
         assert!(recognise(Path::new("x.sd7")).is_none());
+    }
+
+    #[test]
+    fn banded_rows_fill_every_row_once_and_count_up_to_the_total() {
+        let (row_bytes, rows) = (12, 200);
+        let mut bytes = vec![0u8; row_bytes * rows];
+        let mut seen = Vec::new();
+        rows_with_progress(
+            &mut bytes,
+            row_bytes,
+            "texture",
+            &mut |stage, done, total| seen.push((stage.to_string(), done, total)),
+            |y, row| {
+                row.iter_mut()
+                    .for_each(|b| *b = b.wrapping_add(y as u8 + 1))
+            },
+        );
+        for (y, row) in bytes.chunks(row_bytes).enumerate() {
+            assert!(row.iter().all(|&b| b == y as u8 + 1), "row {y}");
+        }
+        assert_eq!(seen.first(), Some(&("texture".into(), 0, rows as u64)));
+        assert_eq!(
+            seen.last(),
+            Some(&("texture".into(), rows as u64, rows as u64))
+        );
+        assert!(seen.windows(2).all(|w| w[0].1 < w[1].1), "{seen:?}");
+        assert!(seen.len() > 30, "{} reports", seen.len());
     }
 }

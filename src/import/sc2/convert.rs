@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::formats::{FormatError, ImportReport};
+use crate::import::ImportProgress;
 use crate::map::{Grid, Map, MapSettings, MoveSpeeds, Team, TerrainType};
 
 use super::features;
@@ -43,6 +44,7 @@ pub fn build(
     src: Sources,
     opt: &Sc2Options,
     report: &mut ImportReport,
+    progress: &mut ImportProgress,
 ) -> Result<Map, FormatError> {
     let info = &src.info;
     let bounds = match info.bounds {
@@ -78,6 +80,7 @@ pub fn build(
     ));
 
     // heights
+    progress("heights", 0, 1);
     let surface = Sc2Surface {
         heights: &src.heights,
         vertex_levels: &src.vertex_levels,
@@ -256,8 +259,12 @@ pub fn build(
         }
     }
 
+    progress("heights", 1, 1);
+
     // objects
+    progress("metal, start positions and features", 0, 1);
     place_objects(&src, &frame, opt, &mut map, report);
+    progress("metal, start positions and features", 1, 1);
 
     // texture
     let tileset = if !info.tileset.is_empty() {
@@ -274,7 +281,7 @@ pub fn build(
         .min_by_key(|c| c[0] as u32 + c[1] as u32 + c[2] as u32)
         .unwrap_or(&[60, 60, 60]);
     let colours = colour_image(&src, &tileset, &bounds, opt, report);
-    map.texture = ground::bake(&frame, &t, &colours, darkest, opt.chasm);
+    map.texture = ground::bake(&frame, &t, &colours, darkest, opt.chasm, progress);
     report.converted(format!(
         "texture: cliff faces (squares steeper than {:.0} degrees) drawn at {:.0}% brightness, chasm floors near black, soft light from the engine's default sun",
         ground::CLIFF_FACE_DEG,

@@ -1,7 +1,9 @@
 //! Bakes the ground texture: a colour image in SC2 coordinates sampled onto every texel (one
 //! texel an elmo), lit softly by the terrain so plateaus read, cliff faces darkened, chasm
-//! floors nearly black (a pit) or a dark sea bed.
+//! floors nearly black (a pit) or a dark sea bed. The rows are baked on every core, reporting
+//! as they go.
 
+use crate::import::{ImportProgress, rows_with_progress};
 use crate::map::{ELMOS_PER_SQUARE, Grid, GroundTexture};
 
 use super::frame::Frame;
@@ -52,6 +54,7 @@ pub fn bake(
     colours: &ColourImage,
     chasm_colour: [u8; 3],
     chasm_mode: Chasm,
+    progress: &mut ImportProgress,
 ) -> GroundTexture {
     let (tw, th) = frame.size.texture_texels();
     let heights = &terrain.heights_elmos;
@@ -93,7 +96,7 @@ pub fn bake(
     let mut tex = GroundTexture::filled(tw, th, [0, 0, 0, 255]);
     let rgba = tex.rgba_mut();
     let (vw, vh) = terrain.chasm.dims();
-    for (ty, row) in rgba.chunks_mut(tw * 4).enumerate() {
+    rows_with_progress(rgba, tw * 4, "texture", progress, |ty, row| {
         let z = ty as f32 + 0.5;
         let sz = ((ty as u32 / ELMOS_PER_SQUARE) as usize).min(sh.saturating_sub(1));
         let vz = ((z / sq).round() as usize).min(vh - 1);
@@ -113,6 +116,6 @@ pub fn bake(
                 px[k] = (c[k] * s).round().clamp(0.0, 255.0) as u8;
             }
         }
-    }
+    });
     tex
 }

@@ -117,12 +117,12 @@ pub fn import(path: &Path, options: &Sc2Options) -> Result<(Map, ImportReport), 
 /// The files [`import_with_progress`] counts while reading.
 const READ_STEPS: u64 = 6;
 
-/// [`import`], reporting (stage, done, total) as it goes: the archive's files read, then the
-/// conversion.
+/// [`import`], reporting (stage, done, total) as it goes: the archive's files read, the
+/// heights, the objects, then the texture row by row.
 pub fn import_with_progress(
     path: &Path,
     options: &Sc2Options,
-    progress: &mut dyn FnMut(&str, u64, u64),
+    progress: &mut ImportProgress,
 ) -> Result<(Map, ImportReport), FormatError> {
     options.check()?;
     let mut read = |n: u64| progress("reading the archive", n, READ_STEPS);
@@ -287,7 +287,6 @@ pub fn import_with_progress(
     unused.sort();
 
     read(READ_STEPS);
-    progress("converting", 0, 1);
     let sources = convert::Sources {
         file_name,
         info,
@@ -300,8 +299,7 @@ pub fn import_with_progress(
         minimap,
         strings,
     };
-    let map = convert::build(sources, options, &mut report)?;
-    progress("converting", 1, 1);
+    let map = convert::build(sources, options, &mut report, progress)?;
     // the map's frame reads best first; the height source line came before it
     if let Some(i) = report.converted.iter().position(|l| l.starts_with("map:")) {
         report.converted[..=i].rotate_right(1);

@@ -15,6 +15,7 @@ use crate::formats::wz2100::source::Source;
 use crate::formats::wz2100::ttypes::{TER_CLIFFFACE, TER_WATER, TERRAIN_NAMES};
 use crate::formats::wz2100::{gam, map_file, ttypes};
 use crate::formats::{FormatError, ImportReport};
+use crate::import::ImportProgress;
 use crate::map::{Grid, Map, MapSettings};
 
 /// The tile art source, when one was found: (source, how to name it in the report).
@@ -26,6 +27,7 @@ pub fn convert(
     options: &Wz2100Options,
     base: BaseArt,
     base_problem: Option<String>,
+    progress: &mut ImportProgress,
 ) -> Result<(Map, ImportReport), FormatError> {
     let title = entry.title();
     let mut report = ImportReport::new(format!(
@@ -61,10 +63,13 @@ pub fn convert(
             FormatError::invalid(&entry.folder, format!("the map folder has no {name}"))
         })
     };
+    progress("reading the map", 0, 2);
     let map = map_file::parse(&need(src, "game.map")?)
         .map_err(|e| FormatError::invalid(format!("{}/game.map", entry.folder), e.to_string()))?;
+    progress("reading the map", 1, 2);
     let tt = ttypes::parse(&need(src, "ttypes.ttp")?)
         .map_err(|e| FormatError::invalid(format!("{}/ttypes.ttp", entry.folder), e.to_string()))?;
+    progress("reading the map", 2, 2);
 
     // terrain type of every tile
     let mut unknown_types = BTreeSet::new();
@@ -151,6 +156,7 @@ pub fn convert(
     };
 
     // heights
+    progress("heights", 0, 1);
     let (heights, tstats) =
         terrain::build_heights(&map, &tile_types, &layout, options.height_scale);
     let max_world = map.tiles.iter().map(|t| t.height).max().unwrap_or(0);
@@ -203,6 +209,8 @@ pub fn convert(
         ));
     }
 
+    progress("heights", 1, 1);
+
     // terrain types
     let types = type_map(&layout, &tile_types, w);
     let mut type_counts = [0usize; 12];
@@ -224,7 +232,13 @@ pub fn convert(
     let wanted: BTreeSet<u16> = map.tiles.iter().map(|t| t.tile_number()).collect();
     let art = match base {
         Some((mut base_src, base_name)) => {
-            match tileset::load_tile_art(&mut base_src, tileset, &wanted, layout.tile_elmos) {
+            match tileset::load_tile_art(
+                &mut base_src,
+                tileset,
+                &wanted,
+                layout.tile_elmos,
+                progress,
+            ) {
                 Ok((art, missing)) if art.tiles.is_empty() => {
                     report.guessed(format!(
                         "{base_name} has no tile art for the {} tileset ({}); plain colours by terrain type used instead",
@@ -265,9 +279,11 @@ pub fn convert(
             None
         }
     };
-    let texture = tileset::build_texture(&layout, &map, &tile_types, art.as_ref(), &heights);
+    let texture =
+        tileset::build_texture(&layout, &map, &tile_types, art.as_ref(), &heights, progress);
 
     // objects
+    progress("metal, start positions and features", 0, 1);
     let mut read_objects = |file: &str, kind: ObjectKind| -> Result<ObjectList, FormatError> {
         match src.read(&entry.file(file))? {
             Some(b) => {
@@ -388,6 +404,8 @@ pub fn convert(
     if !droid_counts.is_empty() {
         report.dropped(format!("droids: {}", oc::count_list(&droid_counts)));
     }
+
+    progress("metal, start positions and features", 1, 1);
 
     // settings
     let (lo, hi) = heights.min_max();

@@ -71,12 +71,13 @@ pub fn import(
 }
 
 /// [`import`], reporting (stage, done, total) as it goes: the source opened and its maps
-/// found, the tile art opened, then the conversion.
+/// found, the map's files read, the heights, the tile art (tile by tile), the texture (row by
+/// row), then the objects.
 pub fn import_with_progress(
     source: &Path,
     map_name: Option<&str>,
     options: &Wz2100Options,
-    progress: &mut dyn FnMut(&str, u64, u64),
+    progress: &mut ImportProgress,
 ) -> Result<(Map, ImportReport), FormatError> {
     progress("reading the source", 0, 2);
     let mut src = Source::open(source)?;
@@ -106,10 +107,7 @@ pub fn import_with_progress(
     progress("reading the source", 1, 2);
     let (base, problem) = open_base(source, options);
     progress("reading the source", 2, 2);
-    progress("converting", 0, 1);
-    let out = convert::convert(&mut src, entry, options, base, problem)?;
-    progress("converting", 1, 1);
-    Ok(out)
+    convert::convert(&mut src, entry, options, base, problem, progress)
 }
 
 /// Finds `base.wz`: beside the source (or inside it, for a game data folder), then in the

@@ -4,15 +4,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use image::imageops::FilterType;
-use rayon::prelude::*;
-
 use super::layout::Layout;
 use crate::formats::FormatError;
 use crate::formats::wz2100::level::Tileset;
 use crate::formats::wz2100::map_file::{GameMap, MapTile};
 use crate::formats::wz2100::source::Source;
+use crate::import::{ImportProgress, rows_with_progress};
 use crate::map::{Grid, GroundTexture};
+use image::imageops::FilterType;
 
 /// The largest tile art we decode (the real art is 128 x 128).
 const MAX_ART_PIXELS: u32 = 1024;
@@ -35,12 +34,15 @@ pub fn load_tile_art(
     tileset: Tileset,
     wanted: &BTreeSet<u16>,
     tile_elmos: u32,
+    progress: &mut ImportProgress,
 ) -> Result<(TileArt, Vec<u16>), FormatError> {
     let mut tiles = BTreeMap::new();
     let mut decals = BTreeSet::new();
     let mut decal_mean = BTreeMap::new();
     let mut missing = Vec::new();
-    for &n in wanted {
+    let total = wanted.len() as u64;
+    for (done, &n) in wanted.iter().enumerate() {
+        progress("tile art", done as u64, total);
         let path = format!("{}/tile-{n:02}.png", tileset.texpage_dir());
         let Some(bytes) = base.read(&path)? else {
             missing.push(n);
@@ -69,6 +71,7 @@ pub fn load_tile_art(
         }
         tiles.insert(n, raw);
     }
+    progress("tile art", total, total);
     Ok((
         TileArt {
             texels: tile_elmos as usize,
@@ -144,6 +147,7 @@ pub fn build_texture(
     tile_types: &[u8],
     art: Option<&TileArt>,
     heights: &Grid<f32>,
+    progress: &mut ImportProgress,
 ) -> GroundTexture {
     let (tw, th) = layout.size.texture_texels();
     let te = layout.tile_elmos as i64;
@@ -152,73 +156,70 @@ pub fn build_texture(
         .map(|a| under_tiles(map, a, tile_types))
         .unwrap_or_default();
     let mut rgba = vec![0u8; tw * th * 4];
-    rgba.par_chunks_mut(tw * 4)
-        .enumerate()
-        .for_each(|(y, row)| {
-            let pz = y as i64 - layout.offset_z_elmos;
-            let ty = pz.div_euclid(te).clamp(0, map.height as i64 - 1) as u32;
-            let j = pz.rem_euclid(te) as usize;
-            let mut x = 0usize;
-            while x < tw {
-                let px = x as i64 - layout.offset_x_elmos;
-                let tx = px.div_euclid(te).clamp(0, map.width as i64 - 1) as u32;
-                let i0 = px.rem_euclid(te) as usize;
-                let span = (te as usize - i0).min(tw - x);
-                let tile = map.tile(tx, ty);
-                let pixels = art.and_then(|a| a.tiles.get(&tile.tile_number()));
-                match pixels {
-                    Some(p) => {
-                        let n = te as usize;
-                        let below = under
-                            .get(ty as usize * w + tx as usize)
-                            .copied()
-                            .unwrap_or(Under::Plain);
-                        for k in 0..span {
-                            let (sx, sy) = art_texel(tile, i0 + k, j, n);
-                            let s = (sy * n + sx) * 4;
-                            let d = (x + k) * 4;
-                            let a = p[s + 3] as u32;
-                            if a >= 250 {
-                                row[d..d + 3].copy_from_slice(&p[s..s + 3]);
-                            } else {
-                                let g = ground_texel(
-                                    (below, tile.tile_number()),
-                                    art,
-                                    map,
-                                    tile_types,
-                                    w,
-                                    (i0 + k, j, n),
-                                    (tx, ty),
-                                );
-                                for ch in 0..3 {
-                                    row[d + ch] =
-                                        ((p[s + ch] as u32 * a + g[ch] as u32 * (255 - a)) / 255)
-                                            as u8;
-                                }
-                            }
-                            row[d + 3] = 255;
-                        }
-                    }
-                    None => {
-                        let t = tile_types[ty as usize * w + tx as usize];
-                        let c = type_colour(t);
-                        for k in 0..span {
-                            let d = (x + k) * 4;
-                            let shade = if art.is_none() {
-                                hill_shade(heights, (x + k) as f32 / 8.0, y as f32 / 8.0)
-                            } else {
-                                1.0
-                            };
+    rows_with_progress(&mut rgba, tw * 4, "texture", progress, |y, row| {
+        let pz = y as i64 - layout.offset_z_elmos;
+        let ty = pz.div_euclid(te).clamp(0, map.height as i64 - 1) as u32;
+        let j = pz.rem_euclid(te) as usize;
+        let mut x = 0usize;
+        while x < tw {
+            let px = x as i64 - layout.offset_x_elmos;
+            let tx = px.div_euclid(te).clamp(0, map.width as i64 - 1) as u32;
+            let i0 = px.rem_euclid(te) as usize;
+            let span = (te as usize - i0).min(tw - x);
+            let tile = map.tile(tx, ty);
+            let pixels = art.and_then(|a| a.tiles.get(&tile.tile_number()));
+            match pixels {
+                Some(p) => {
+                    let n = te as usize;
+                    let below = under
+                        .get(ty as usize * w + tx as usize)
+                        .copied()
+                        .unwrap_or(Under::Plain);
+                    for k in 0..span {
+                        let (sx, sy) = art_texel(tile, i0 + k, j, n);
+                        let s = (sy * n + sx) * 4;
+                        let d = (x + k) * 4;
+                        let a = p[s + 3] as u32;
+                        if a >= 250 {
+                            row[d..d + 3].copy_from_slice(&p[s..s + 3]);
+                        } else {
+                            let g = ground_texel(
+                                (below, tile.tile_number()),
+                                art,
+                                map,
+                                tile_types,
+                                w,
+                                (i0 + k, j, n),
+                                (tx, ty),
+                            );
                             for ch in 0..3 {
-                                row[d + ch] = (c[ch] as f32 * shade).clamp(0.0, 255.0) as u8;
+                                row[d + ch] =
+                                    ((p[s + ch] as u32 * a + g[ch] as u32 * (255 - a)) / 255) as u8;
                             }
-                            row[d + 3] = 255;
                         }
+                        row[d + 3] = 255;
                     }
                 }
-                x += span;
+                None => {
+                    let t = tile_types[ty as usize * w + tx as usize];
+                    let c = type_colour(t);
+                    for k in 0..span {
+                        let d = (x + k) * 4;
+                        let shade = if art.is_none() {
+                            hill_shade(heights, (x + k) as f32 / 8.0, y as f32 / 8.0)
+                        } else {
+                            1.0
+                        };
+                        for ch in 0..3 {
+                            row[d + ch] = (c[ch] as f32 * shade).clamp(0.0, 255.0) as u8;
+                        }
+                        row[d + 3] = 255;
+                    }
+                }
             }
-        });
+            x += span;
+        }
+    });
     GroundTexture::from_rgba(tw, th, rgba).unwrap_or_else(|| GroundTexture::filled(tw, th, [0; 4]))
 }
 
