@@ -82,8 +82,19 @@ impl<'a, 'w> ByteReader<'a, 'w> {
         let b = self.take(4, field)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
+    pub fn u64(&mut self, field: &str) -> Result<u64, FormatError> {
+        let b = self.take(8, field)?;
+        Ok(u64::from_le_bytes([
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+        ]))
+    }
     pub fn f32(&mut self, field: &str) -> Result<f32, FormatError> {
         Ok(f32::from_bits(self.u32(field)?))
+    }
+
+    /// Steps over `len` bytes the reader has no use for.
+    pub fn skip(&mut self, len: usize, field: &str) -> Result<(), FormatError> {
+        self.take(len, field).map(|_| ())
     }
 
     /// A NUL-terminated string (the NUL is consumed, not returned), at most `max_len` bytes.
@@ -138,6 +149,15 @@ impl<'a, 'w> ByteReader<'a, 'w> {
     }
 }
 
+/// Every whole little-endian `u32` of `bytes` (a trailing partial word is left out): the form
+/// MPQ's encrypted tables are decrypted in.
+pub fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect()
+}
+
 /// Appends little-endian values to a byte vector.
 pub trait PutLe {
     fn put_i32(&mut self, v: i32);
@@ -171,6 +191,20 @@ mod tests {
         assert_eq!(r.i32("a").unwrap(), 1);
         let e = r.i32("b").unwrap_err().to_string();
         assert!(e.contains("truncated: b needs 4 bytes at offset 4"), "{e}");
+    }
+
+    #[test]
+    fn wide_reads_skips_and_words() {
+        let mut bytes = vec![];
+        bytes.put_u32(7);
+        bytes.put_u32(1);
+        bytes.put_u16(9);
+        bytes.push(0xff);
+        let mut r = ByteReader::new(&bytes, "x");
+        assert_eq!(r.u64("a").unwrap(), (1 << 32) | 7);
+        r.skip(2, "b").unwrap();
+        assert!(r.skip(2, "c").is_err());
+        assert_eq!(le_words(&bytes), vec![7, 1]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::io::BufWriter;
 use std::path::Path;
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 
 fn png_error(path: &Path, e: impl std::fmt::Display) -> FormatError {
     FormatError::invalid(
@@ -257,11 +258,13 @@ fn read_plain_bmp(
     if f.read_exact(&mut head).is_err() || &head[..2] != b"BM" {
         return Ok(None);
     }
-    let le32 = |o: usize| u32::from_le_bytes([head[o], head[o + 1], head[o + 2], head[o + 3]]);
-    let (offset, dib) = (le32(10) as u64, le32(14));
-    let (width, height) = (le32(18) as i32, le32(22) as i32);
-    let bpp = u16::from_le_bytes([head[28], head[29]]);
-    let compression = le32(30);
+    let what = path.display().to_string();
+    let mut r = ByteReader::at(&head, 10, &what, "BMP header")?;
+    let (offset, dib) = (r.u32("pixel offset")? as u64, r.u32("DIB header size")?);
+    let (width, height) = (r.i32("width")?, r.i32("height")?);
+    r.skip(2, "planes")?;
+    let bpp = r.u16("bits per pixel")?;
+    let compression = r.u32("compression")?;
     // BI_RGB only (BI_BITFIELDS masks may reorder channels: leave those to the general decoder)
     if dib < 40 || compression != 0 || !(bpp == 24 || bpp == 32) || width <= 0 || height == 0 {
         return Ok(None);

@@ -9,6 +9,7 @@
 //! Flat ground sits at 8; cliff levels 1, 2, 3 at 8, 10, 12; level 0 is a chasm.
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 use crate::map::Grid;
 
 /// Decoded heights are clamped to +-this many world units (real maps stay within -16..64).
@@ -113,8 +114,8 @@ fn layer_dims(
             ),
         ));
     }
-    let rd = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
-    let (w, h) = (rd(dims_at) as usize, rd(dims_at + 4) as usize);
+    let mut r = ByteReader::at(bytes, dims_at, what, "size")?;
+    let (w, h) = (r.u32("width")? as usize, r.u32("height")? as usize);
     if w == 0 || h == 0 || w > 1025 || h > 1025 {
         return Err(FormatError::invalid(
             what,

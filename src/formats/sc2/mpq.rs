@@ -15,6 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 
 use super::mpq_tables as tables;
 
@@ -211,18 +212,18 @@ impl From<std::io::Error> for CheckError {
     }
 }
 
-pub(super) fn bad<T>(d: impl Into<String>) -> Result<T, CheckError> {
-    Err(CheckError::Bad(d.into()))
+impl From<FormatError> for CheckError {
+    fn from(e: FormatError) -> CheckError {
+        match e {
+            FormatError::Invalid { detail, .. } => CheckError::Bad(detail),
+            FormatError::Io { source, .. } => CheckError::Io(source),
+            FormatError::Cancelled => CheckError::Bad("cancelled".into()),
+        }
+    }
 }
 
-pub(super) fn u16_at(b: &[u8], o: usize) -> u16 {
-    u16::from_le_bytes([b[o], b[o + 1]])
-}
-pub(super) fn u32_at(b: &[u8], o: usize) -> u32 {
-    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
-}
-pub(super) fn u64_at(b: &[u8], o: usize) -> u64 {
-    u64::from(u32_at(b, o)) | (u64::from(u32_at(b, o + 4)) << 32)
+pub(super) fn bad<T>(d: impl Into<String>) -> Result<T, CheckError> {
+    Err(CheckError::Bad(d.into()))
 }
 
 /// Reads exactly `len` bytes at `pos`, which the caller has checked lie inside the file.
@@ -244,7 +245,8 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
     let archive_offset = if &start[0..4] == MPQ_MAGIC {
         0
     } else if &start[0..4] == USERDATA_MAGIC {
-        let off = u64::from(u32_at(&start, 8));
+        let off =
+            u64::from(ByteReader::at(&start, 8, WHAT, "user data")?.u32("MPQ header offset")?);
         if off == 0 || off.checked_add(32).is_none_or(|e| e > file_len) {
             return bad(format!(
                 "the user-data header points to an MPQ header at {off}, outside the file"
@@ -260,8 +262,11 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
     };
     let avail = file_len - archive_offset;
     let head32 = read_at(r, archive_offset, 32)?;
-    let header_size = u64::from(u32_at(&head32, 4));
-    let format_version = u16_at(&head32, 12);
+    let mut hr = ByteReader::new(&head32, WHAT);
+    hr.skip(4, "signature")?;
+    let header_size = u64::from(hr.u32("header size")?);
+    hr.skip(4, "archive size")?;
+    let format_version = hr.u16("format version")?;
     let min_header = match format_version {
         0 => 32,
         1 => 44,
@@ -281,25 +286,33 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
         ));
     }
     let h = read_at(r, archive_offset, min_header as usize)?;
-    let sector_shift = u16_at(&h, 14);
+    let mut hr = ByteReader::at(&h, 14, WHAT, "sector size shift")?;
+    let sector_shift = hr.u16("sector size shift")?;
     if sector_shift > 15 {
         return bad(format!("sector size 512 << {sector_shift} is absurd"));
     }
+    let mut hash_pos = u64::from(hr.u32("hash table position")?);
+    let mut block_pos = u64::from(hr.u32("block table position")?);
     let mut facts = HeaderFacts {
         archive_offset,
         format_version,
         sector_bytes: 512u64 << sector_shift,
-        hash_entries: u32_at(&h, 24),
-        block_entries: u32_at(&h, 28),
+        hash_entries: hr.u32("hash table entries")?,
+        block_entries: hr.u32("block table entries")?,
         het: None,
         bet: None,
     };
-    let (mut hash_pos, mut block_pos) = (u64::from(u32_at(&h, 16)), u64::from(u32_at(&h, 20)));
     let mut hi_block_pos = 0;
     if format_version >= 1 {
-        hi_block_pos = u64_at(&h, 32);
-        hash_pos |= u64::from(u16_at(&h, 40)) << 32;
-        block_pos |= u64::from(u16_at(&h, 42)) << 32;
+        hi_block_pos = hr.u64("hi-block table position")?;
+        hash_pos |= u64::from(hr.u16("hash table position, high bits")?) << 32;
+        block_pos |= u64::from(hr.u16("block table position, high bits")?) << 32;
+    }
+    let (mut bet_pos, mut het_pos) = (0, 0);
+    if format_version >= 2 {
+        hr.skip(8, "archive size, 64 bits")?;
+        bet_pos = hr.u64("BET table position")?;
+        het_pos = hr.u64("HET table position")?;
     }
     // On-disk sizes: v4 states them (tables may be compressed); before that they are raw.
     let (mut hash_disk, mut block_disk) = (
@@ -309,11 +322,11 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
     let mut hi_block_disk = u64::from(facts.block_entries) * 2;
     let (mut het_disk, mut bet_disk) = (None, None);
     if format_version >= 3 {
-        hash_disk = u64_at(&h, 68);
-        block_disk = u64_at(&h, 76);
-        hi_block_disk = u64_at(&h, 84);
-        het_disk = Some(u64_at(&h, 92));
-        bet_disk = Some(u64_at(&h, 100));
+        hash_disk = hr.u64("hash table size")?;
+        block_disk = hr.u64("block table size")?;
+        hi_block_disk = hr.u64("hi-block table size")?;
+        het_disk = Some(hr.u64("HET table size")?);
+        bet_disk = Some(hr.u64("BET table size")?);
     }
     let unpack_cap = MAX_TABLE_BYTES.min(file_len.saturating_mul(TABLE_EXPANSION));
     let extent = |name: &str, pos: u64, size: u64| -> Result<(), CheckError> {
@@ -366,7 +379,6 @@ pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderF
         )?;
     }
     if format_version >= 2 {
-        let (mut bet_pos, mut het_pos) = (u64_at(&h, 52), u64_at(&h, 60));
         // Some writers (wow-mpq's own builder among them) swap the two positions; the crate
         // reads such archives, so accept them when the signatures say so.
         let sig_at = |r: &mut R, p: u64| -> Option<Vec<u8>> {

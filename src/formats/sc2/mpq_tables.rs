@@ -7,7 +7,8 @@
 use std::io::{Read, Seek};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::mpq::{CheckError, FileClaims, MAX_TABLE_BYTES, TABLE_EXPANSION, bad, read_at, u32_at};
+use super::mpq::{CheckError, FileClaims, MAX_TABLE_BYTES, TABLE_EXPANSION, bad, read_at};
+use crate::formats::bytes::{ByteReader, le_words};
 
 /// A file entry's flag: the file exists.
 const FILE_EXISTS: u32 = 0x8000_0000;
@@ -45,7 +46,7 @@ pub(super) fn read_ext_table<R: Read + Seek>(
             &name[..3]
         ));
     }
-    let data_size = u64::from(u32_at(&ext, 8));
+    let data_size = u64::from(ByteReader::at(&ext, 8, name, "size")?.u32("unpacked size")?);
     if data_size > MAX_TABLE_BYTES.min(avail.saturating_mul(TABLE_EXPANSION)) {
         return bad(format!(
             "the {name} claims {data_size} bytes, absurd for this file"
@@ -62,8 +63,7 @@ pub(super) fn read_ext_table<R: Read + Seek>(
         return bad(format!("the {name} is {disk_size} bytes on disk: absurd"));
     }
     let mut body = read_at(r, archive_offset + pos + 12, (disk_size - 12) as usize)?;
-    let words = body.len() / 4;
-    let mut buf: Vec<u32> = (0..words).map(|i| u32_at(&body, i * 4)).collect();
+    let mut buf = le_words(&body);
     wow_mpq::decrypt_block(&mut buf, key);
     for (i, w) in buf.iter().enumerate() {
         body[i * 4..i * 4 + 4].copy_from_slice(&w.to_le_bytes());
@@ -115,10 +115,12 @@ pub(super) fn check_het(t: &ExtTable) -> Result<(), CheckError> {
     if d.len() < 32 {
         return bad(format!("the {} is too short for its header", t.name));
     }
-    let max_files = u64::from(u32_at(d, 4));
-    let hash_bytes = u64::from(u32_at(d, 8));
-    let hash_entry_bits = u64::from(u32_at(d, 12));
-    let index_bits = u64::from(u32_at(d, 24));
+    let mut hr = ByteReader::at(d, 4, t.name, "header")?;
+    let max_files = u64::from(hr.u32("max files")?);
+    let hash_bytes = u64::from(hr.u32("hash table size")?);
+    let hash_entry_bits = u64::from(hr.u32("hash entry bits")?);
+    hr.skip(8, "total and extra index bits")?;
+    let index_bits = u64::from(hr.u32("index bits")?);
     if max_files > MAX_FILES || hash_entry_bits > 64 || index_bits > 32 {
         return bad(format!(
             "the {} claims {max_files} files with {hash_entry_bits}-bit hashes and {index_bits}-bit indices: absurd",
@@ -214,7 +216,7 @@ pub(super) fn check_sectors<R: Read + Seek>(
         ));
     }
     let raw = read_at(r, archive_offset + e.pos, (n * 4) as usize)?;
-    let mut words: Vec<u32> = (0..n as usize).map(|i| u32_at(&raw, i * 4)).collect();
+    let mut words = le_words(&raw);
     if let Some(k) = key {
         wow_mpq::decrypt_block(&mut words, k);
     }
@@ -256,7 +258,12 @@ pub(super) fn check_bet(t: &ExtTable, claims: &FileClaims) -> Result<Vec<Entry>,
     if (d.len() as u64) < HEADER {
         return bad(format!("the {} is too short for its header", t.name));
     }
-    let word = |k: usize| u32_at(d, 4 * k);
+    let mut hr = ByteReader::new(d, t.name);
+    let mut header = [0u32; 19];
+    for w in &mut header {
+        *w = hr.u32("header")?;
+    }
+    let word = |k: usize| header[k];
     let files = u64::from(word(1));
     let entry_bits = u64::from(word(3));
     let hash_array_bytes = u64::from(word(17));
@@ -276,7 +283,7 @@ pub(super) fn check_bet(t: &ExtTable, claims: &FileClaims) -> Result<Vec<Entry>,
             d.len()
         ));
     }
-    let flag_at = |k: u64| u32_at(d, (HEADER + 4 * k) as usize);
+    let flag_sets = le_words(&d[HEADER as usize..(HEADER + flags * 4) as usize]);
     let table = &d[(HEADER + flags * 4) as usize..(HEADER + flags * 4 + table_bytes) as usize];
     let (ipos, isize, icmp, iflag) = (word(4), word(5), word(6), word(7));
     let (cpos, csize, ccmp, cflag) = (word(9), word(10), word(11), word(12));
@@ -295,7 +302,7 @@ pub(super) fn check_bet(t: &ExtTable, claims: &FileClaims) -> Result<Vec<Entry>,
         if fi >= flags {
             continue; // no flags: the crate treats the entry as absent
         }
-        let flags = flag_at(fi);
+        let flags = flag_sets[fi as usize];
         if flags & FILE_EXISTS != 0 {
             check_entry(t.name, i, pos, packed, size, claims)?;
             out.push(Entry {
@@ -323,7 +330,7 @@ pub(super) fn check_block_entries<R: Read + Seek>(
     let unpacked = u64::from(entries) * 16;
     let raw = read_at(r, archive_offset + pos, disk as usize)?;
     let key = wow_mpq::hash_string("(block table)", wow_mpq::hash_type::FILE_KEY);
-    let mut words: Vec<u32> = (0..raw.len() / 4).map(|i| u32_at(&raw, i * 4)).collect();
+    let mut words = le_words(&raw);
     wow_mpq::decrypt_block(&mut words, key);
     let mut plain: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     if disk < unpacked {
@@ -351,19 +358,20 @@ pub(super) fn check_block_entries<R: Read + Seek>(
     };
     let mut out = Vec::new();
     for i in 0..entries as usize {
-        let e = &plain[i * 16..i * 16 + 16];
-        let flags = u32_at(e, 12);
+        let mut er = ByteReader::at(&plain, i * 16, "block table", "entry")?;
+        let (pos, packed, size) = (er.u32("position")?, er.u32("packed size")?, er.u32("size")?);
+        let flags = er.u32("flags")?;
         if flags & FILE_EXISTS == 0 {
             continue;
         }
-        let high = hi
-            .as_ref()
-            .map(|h| u64::from(u16::from_le_bytes([h[2 * i], h[2 * i + 1]])))
-            .unwrap_or(0);
+        let high = match &hi {
+            Some(h) => ByteReader::at(h, 2 * i, "hi-block table", "entry")?.u16("high bits")?,
+            None => 0,
+        };
         let entry = Entry {
-            pos: u64::from(u32_at(e, 0)) | (high << 32),
-            packed: u64::from(u32_at(e, 4)),
-            size: u64::from(u32_at(e, 8)),
+            pos: u64::from(pos) | (u64::from(high) << 32),
+            packed: u64::from(packed),
+            size: u64::from(size),
             flags,
         };
         check_entry(

@@ -16,6 +16,7 @@
 //! name ends in (`ShakurasTemple4` takes colour 4, wrapping), or by the layer index.
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 use crate::map::Grid;
 
 /// Material words in texture names and their colours (sRGB).
@@ -295,8 +296,8 @@ pub fn parse_masks(bytes: &[u8]) -> Result<TextureMasks, FormatError> {
     if bytes.len() < 64 || &bytes[0..4] != b"MASK" {
         return Err(FormatError::invalid(WHAT, "no `MASK` header"));
     }
-    let rd = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
-    let (w, h) = (rd(12) as usize, rd(16) as usize);
+    let mut r = ByteReader::at(bytes, 12, WHAT, "size")?;
+    let (w, h) = (r.u32("width")? as usize, r.u32("height")? as usize);
     if w == 0 || h == 0 || w % 64 != 0 || h % 64 != 0 || w > 4096 || h > 4096 {
         return Err(FormatError::invalid(
             WHAT,

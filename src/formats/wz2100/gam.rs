@@ -2,6 +2,7 @@
 //! scroll limits, the part of the map the camera may show.
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 
 /// What the importer uses from a `.gam`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,34 +46,34 @@ pub fn parse_binary(bytes: &[u8]) -> Result<GamInfo, FormatError> {
             format!("{} bytes, too short (32 needed)", bytes.len()),
         ));
     }
-    if &bytes[0..4] != b"game" {
+    let mut r = ByteReader::new(bytes, what);
+    let magic = r.take(4, "magic")?;
+    if magic != b"game" {
         return Err(FormatError::invalid(
             what,
             format!(
                 "wrong magic {:?} (expected \"game\")",
-                String::from_utf8_lossy(&bytes[0..4])
+                String::from_utf8_lossy(magic)
             ),
         ));
     }
-    let le = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
-    let mut version = le(4);
+    let mut version = r.u32("version")?;
     let big_endian = version > 34;
     if big_endian {
         version = version.swap_bytes();
     }
-    let get = |o: usize| {
-        if big_endian {
-            le(o).swap_bytes()
-        } else {
-            le(o)
-        }
+    let mut word = |field: &str| {
+        r.u32(field)
+            .map(|v| if big_endian { v.swap_bytes() } else { v })
     };
+    let _game_time = word("game time")?;
+    let _game_type = word("game type")?;
     Ok(GamInfo {
         version,
-        scroll_min_x: get(16) as i32,
-        scroll_min_y: get(20) as i32,
-        scroll_max_x: get(24),
-        scroll_max_y: get(28),
+        scroll_min_x: word("scroll min x")? as i32,
+        scroll_min_y: word("scroll min y")? as i32,
+        scroll_max_x: word("scroll max x")?,
+        scroll_max_y: word("scroll max y")?,
     })
 }
 

@@ -3,6 +3,7 @@
 //! Old editors left bytes after the gateways; they are counted and ignored.
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 
 /// World units per tile, and the unit heights are measured in.
 pub const WORLD_UNITS_PER_TILE: u32 = 128;
@@ -89,18 +90,20 @@ pub fn read_header(bytes: &[u8]) -> Result<(u32, u32, u32), FormatError> {
             format!("{} bytes, too short for a header", bytes.len()),
         ));
     }
-    if &bytes[0..3] != b"map" {
+    let mut r = ByteReader::new(bytes, what);
+    let magic = r.take(4, "magic")?;
+    if &magic[0..3] != b"map" {
         return Err(FormatError::invalid(
             what,
             format!(
                 "wrong magic {:?} (expected \"map \")",
-                String::from_utf8_lossy(&bytes[0..4])
+                String::from_utf8_lossy(magic)
             ),
         ));
     }
-    let version = u32_at(bytes, 4);
-    let width = u32_at(bytes, 8);
-    let height = u32_at(bytes, 12);
+    let version = r.u32("version")?;
+    let width = r.u32("width")?;
+    let height = r.u32("height")?;
     if version <= 9 {
         return Err(FormatError::invalid(
             what,
@@ -122,13 +125,17 @@ pub fn read_header(bytes: &[u8]) -> Result<(u32, u32, u32), FormatError> {
     Ok((version, width, height))
 }
 
+/// The header's length in bytes.
+const HEADER_BYTES: usize = 16;
+
 /// Parses a whole `game.map`.
 pub fn parse(bytes: &[u8]) -> Result<GameMap, FormatError> {
     let what = "game.map";
     let (version, width, height) = read_header(bytes)?;
     let count = (width * height) as usize;
     let tile_bytes = if version >= 40 { 4 } else { 3 };
-    let need = 16 + count * tile_bytes + 8;
+    // the whole tile grid and the gateway header, checked at once for a message that says so
+    let need = HEADER_BYTES + count * tile_bytes + 8;
     if bytes.len() < need {
         return Err(FormatError::invalid(
             what,
@@ -138,12 +145,12 @@ pub fn parse(bytes: &[u8]) -> Result<GameMap, FormatError> {
             ),
         ));
     }
+    let mut r = ByteReader::at(bytes, HEADER_BYTES, what, "tiles")?;
     let mut tiles = Vec::with_capacity(count);
-    let mut off = 16;
     for _ in 0..count {
-        let texture = u16::from_le_bytes([bytes[off], bytes[off + 1]]);
+        let texture = r.u16("tile texture")?;
         let height = if version >= 40 {
-            let h = u16::from_le_bytes([bytes[off + 2], bytes[off + 3]]);
+            let h = r.u16("tile height")?;
             if h > TILE_MAX_HEIGHT {
                 return Err(FormatError::invalid(
                     what,
@@ -152,54 +159,47 @@ pub fn parse(bytes: &[u8]) -> Result<GameMap, FormatError> {
             }
             h
         } else {
-            bytes[off + 2] as u16 * ELEVATION_SCALE
+            r.u8("tile height")? as u16 * ELEVATION_SCALE
         };
         tiles.push(MapTile { texture, height });
-        off += tile_bytes;
     }
-    let gw_version = u32_at(bytes, off);
-    let gw_count = u32_at(bytes, off + 4) as usize;
-    off += 8;
+    let gw_version = r.u32("gateway version")?;
     if gw_version != 1 {
         return Err(FormatError::invalid(
             what,
             format!("gateway section version {gw_version} (expected 1)"),
         ));
     }
-    if gw_count > (bytes.len() - off) / 4 {
+    let gw_count = r.u32("gateway count")? as usize;
+    if gw_count > r.remaining() / 4 {
         return Err(FormatError::invalid(
             what,
             format!(
                 "truncated: {gw_count} gateways need {} bytes, {} are left",
-                gw_count * 4,
-                bytes.len() - off
+                gw_count.saturating_mul(4),
+                r.remaining()
             ),
         ));
     }
     let gateways = (0..gw_count)
-        .map(|i| {
-            let b = &bytes[off + i * 4..off + i * 4 + 4];
-            Gateway {
+        .map(|_| {
+            let b = r.take(4, "gateway")?;
+            Ok(Gateway {
                 x1: b[0],
                 y1: b[1],
                 x2: b[2],
                 y2: b[3],
-            }
+            })
         })
-        .collect();
-    off += gw_count * 4;
+        .collect::<Result<_, FormatError>>()?;
     Ok(GameMap {
         version,
         width,
         height,
         tiles,
         gateways,
-        trailing_bytes: bytes.len() - off,
+        trailing_bytes: r.remaining(),
     })
-}
-
-fn u32_at(b: &[u8], off: usize) -> u32 {
-    u32::from_le_bytes([b[off], b[off + 1], b[off + 2], b[off + 3]])
 }
 
 /// Writes a `game.map` (for tests and tools): version 40 writes u16 heights, older byte heights.

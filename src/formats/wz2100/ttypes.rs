@@ -1,6 +1,7 @@
 //! `ttypes.ttp`: the terrain type (sand, water, cliff, ...) of every tile number in the tileset.
 
 use crate::formats::FormatError;
+use crate::formats::bytes::ByteReader;
 
 /// Warzone 2100's terrain types (`TYPE_OF_TERRAIN`).
 pub const TER_SAND: u8 = 0;
@@ -53,17 +54,19 @@ pub fn parse(bytes: &[u8]) -> Result<TileTypes, FormatError> {
             format!("{} bytes, too short for a header", bytes.len()),
         ));
     }
-    if &bytes[0..4] != b"ttyp" {
+    let mut r = ByteReader::new(bytes, what);
+    let magic = r.take(4, "magic")?;
+    if magic != b"ttyp" {
         return Err(FormatError::invalid(
             what,
             format!(
                 "wrong magic {:?} (expected \"ttyp\")",
-                String::from_utf8_lossy(&bytes[0..4])
+                String::from_utf8_lossy(magic)
             ),
         ));
     }
-    let version = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
-    let count = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    let version = r.u32("version")?;
+    let count = r.u32("type count")?;
     if count > MAX_TILE_TYPES {
         return Err(FormatError::invalid(
             what,
@@ -80,10 +83,9 @@ pub fn parse(bytes: &[u8]) -> Result<TileTypes, FormatError> {
             ),
         ));
     }
-    let types = bytes[12..need]
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect();
+    let types = (0..count)
+        .map(|_| r.u16("tile type"))
+        .collect::<Result<_, _>>()?;
     Ok(TileTypes { version, types })
 }
 
