@@ -1,8 +1,6 @@
 //! What the editor ships with, built into the binary: the starter map it opens on, a project
 //! folder made by `examples/make_starter_map.rs` (in `assets/starter/`, without `texture.png`:
-//! the loader colours the ground from the heights, as that example did).
-
-use std::sync::atomic::{AtomicU64, Ordering};
+//! the loader colours the ground from the heights, as that example did), read from memory.
 
 use crate::map::Map;
 
@@ -15,27 +13,12 @@ const STARTER_FILES: [(&str, &[u8]); 5] = [
     ("type.png", include_bytes!("../assets/starter/type.png")),
 ];
 
-/// The starter map: 8x8, hills, a sea, metal spots and two start positions. Read through the
-/// project loader from a scratch copy of the built-in files.
+/// The starter map: 8x8, hills, a sea, metal spots and two start positions. Read by the
+/// project loader straight from the built-in files.
 pub fn starter_map() -> Result<Map, String> {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "groundwork-starter-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for (name, bytes) in STARTER_FILES {
-            let p = dir.join(name);
-            std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-        crate::formats::load_project(&dir)
-            .map(|l| l.map)
-            .map_err(|e| format!("the built-in starter map: {e}"))
-    })();
-    let _ = std::fs::remove_dir_all(&dir);
-    result
+    crate::formats::project::load_built_in_project(&STARTER_FILES, "(built-in starter map)")
+        .map(|l| l.map)
+        .map_err(|e| format!("the built-in starter map: {e}"))
 }
 
 #[cfg(test)]

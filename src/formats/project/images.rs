@@ -3,8 +3,8 @@
 //! The texture is decoded once, straight into the document's RGBA buffer.
 
 use rayon::prelude::*;
-use std::io::BufWriter;
-use std::path::Path;
+use std::io::{BufRead, BufWriter, Seek};
+use std::path::{Path, PathBuf};
 
 use crate::formats::FormatError;
 use crate::formats::bytes::ByteReader;
@@ -26,13 +26,43 @@ fn wrong_size(path: &Path, got: (usize, usize), want: (usize, usize), why: &str)
     )
 }
 
+/// A buffered, seekable source of a layer's bytes: a file, or bytes built into the binary.
+pub(super) trait ReadSeek: BufRead + Seek + Send {}
+impl<T: BufRead + Seek + Send> ReadSeek for T {}
+
+/// One layer image to read: its bytes, their length, and the path errors name it by.
+pub(super) struct LayerFile {
+    reader: Box<dyn ReadSeek>,
+    len: u64,
+    pub path: PathBuf,
+}
+
+impl LayerFile {
+    pub fn open(path: &Path) -> Result<LayerFile, FormatError> {
+        let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+        let len = file.metadata().map_err(|e| FormatError::io(path, e))?.len();
+        Ok(LayerFile {
+            reader: Box::new(std::io::BufReader::with_capacity(1 << 20, file)),
+            len,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Bytes held in memory, named `path` in errors.
+    pub fn in_memory(path: PathBuf, bytes: &'static [u8]) -> LayerFile {
+        LayerFile {
+            reader: Box::new(std::io::Cursor::new(bytes)),
+            len: bytes.len() as u64,
+            path,
+        }
+    }
+}
+
+type PngReader = png::Reader<Box<dyn ReadSeek>>;
+
 /// Opens a PNG with 16-bit samples kept and palettes expanded.
-fn open_png(
-    path: &Path,
-    keep_16: bool,
-) -> Result<png::Reader<std::io::BufReader<std::fs::File>>, FormatError> {
-    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
-    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+fn open_png(file: LayerFile, keep_16: bool) -> Result<(PngReader, PathBuf), FormatError> {
+    let mut decoder = png::Decoder::new(file.reader);
     decoder.set_transformations(if keep_16 {
         png::Transformations::EXPAND
     } else {
@@ -40,30 +70,28 @@ fn open_png(
     });
     // a header may claim any size; the caller checks it before anything is decoded
     decoder.set_limits(png::Limits { bytes: 4 << 30 });
-    decoder.read_info().map_err(|e| png_error(path, e))
+    let reader = decoder.read_info().map_err(|e| png_error(&file.path, e))?;
+    Ok((reader, file.path))
 }
 
 /// Opens a PNG and checks its size before anything is decoded.
 fn open_png_sized(
-    path: &Path,
+    file: LayerFile,
     keep_16: bool,
     want: (usize, usize),
     why: &str,
-) -> Result<png::Reader<std::io::BufReader<std::fs::File>>, FormatError> {
-    let reader = open_png(path, keep_16)?;
+) -> Result<(PngReader, PathBuf), FormatError> {
+    let (reader, path) = open_png(file, keep_16)?;
     let info = reader.info();
     let got = (info.width as usize, info.height as usize);
     if got != want {
-        return Err(wrong_size(path, got, want, why));
+        return Err(wrong_size(&path, got, want, why));
     }
-    Ok(reader)
+    Ok((reader, path))
 }
 
 /// The whole image and its row stride in bytes.
-fn read_frame(
-    reader: &mut png::Reader<std::io::BufReader<std::fs::File>>,
-    path: &Path,
-) -> Result<(Vec<u8>, usize), FormatError> {
+fn read_frame(reader: &mut PngReader, path: &Path) -> Result<(Vec<u8>, usize), FormatError> {
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| png_error(path, "too large"))?;
@@ -76,20 +104,20 @@ fn read_frame(
 
 /// Reads the heightmap as raw engine words. 16-bit grey is exact; 8-bit grey is accepted with a
 /// warning (it terraces), scaled so 255 means 65535.
-pub fn read_height_words(
-    path: &Path,
+pub(super) fn read_height_words(
+    file: LayerFile,
     want: (usize, usize),
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u16>, FormatError> {
-    let mut reader = open_png_sized(
-        path,
+    let (mut reader, path) = open_png_sized(
+        file,
         true,
         want,
         "64 x map units + 1 per side: one pixel per height vertex",
     )?;
     let (color, depth) = reader.output_color_type();
     let channels = color.samples();
-    let (buf, stride) = read_frame(&mut reader, path)?;
+    let (buf, stride) = read_frame(&mut reader, &path)?;
     if !matches!(
         color,
         png::ColorType::Grayscale | png::ColorType::GrayscaleAlpha
@@ -127,7 +155,7 @@ pub const MAX_GREY_SIDE: usize = 16385;
 /// Reads any PNG as grey values 0..=1 (16-bit precision kept; colour images use their first
 /// channel), for brush masks, stamps and imported heightmaps. Row 0 is the image's top.
 pub fn read_grey_unit(path: &Path) -> Result<crate::map::Grid<f32>, FormatError> {
-    let mut reader = open_png(path, true)?;
+    let (mut reader, path) = open_png(LayerFile::open(path)?, true)?;
     let info = reader.info();
     let (w, h) = (info.width as usize, info.height as usize);
     if w == 0 || h == 0 || w > MAX_GREY_SIDE || h > MAX_GREY_SIDE {
@@ -140,7 +168,7 @@ pub fn read_grey_unit(path: &Path) -> Result<crate::map::Grid<f32>, FormatError>
     }
     let (color, depth) = reader.output_color_type();
     let channels = color.samples();
-    let (buf, stride) = read_frame(&mut reader, path)?;
+    let (buf, stride) = read_frame(&mut reader, &path)?;
     let mut values = Vec::with_capacity(w * h);
     for row in buf.chunks(stride).take(h) {
         for x in 0..w {
@@ -153,19 +181,19 @@ pub fn read_grey_unit(path: &Path) -> Result<crate::map::Grid<f32>, FormatError>
             });
         }
     }
-    crate::map::Grid::from_vec(w, h, values).ok_or_else(|| png_error(path, "short image data"))
+    crate::map::Grid::from_vec(w, h, values).ok_or_else(|| png_error(&path, "short image data"))
 }
 
 /// Reads an 8-bit layer (metal, grass, type). Grey is required, except that a colour metal map
 /// uses its red channel (the classic Spring convention), with a warning.
-pub fn read_byte_layer(
-    path: &Path,
+pub(super) fn read_byte_layer(
+    file: LayerFile,
     want: (usize, usize),
     why: &str,
     allow_red_channel: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u8>, FormatError> {
-    let mut reader = open_png_sized(path, false, want, why)?;
+    let (mut reader, path) = open_png_sized(file, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let grey = matches!(
         color,
@@ -184,7 +212,7 @@ pub fn read_byte_layer(
         ));
     }
     let channels = color.samples();
-    let (buf, stride) = read_frame(&mut reader, path)?;
+    let (buf, stride) = read_frame(&mut reader, &path)?;
     let mut out = Vec::with_capacity(want.0 * want.1);
     for row in buf.chunks(stride).take(want.1) {
         out.extend((0..want.0).map(|x| row[x * channels]));
@@ -194,21 +222,22 @@ pub fn read_byte_layer(
 
 /// Reads the ground texture (PNG, or BMP/TGA/JPEG through `image`) into RGBA8, converting row by
 /// row into one buffer.
-pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, FormatError> {
-    let is_png = path
+pub(super) fn read_texture(file: LayerFile, want: (usize, usize)) -> Result<Vec<u8>, FormatError> {
+    let is_png = file
+        .path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));
     let why = "512 texels per map unit: 8 per heightmap square";
     if !is_png {
-        return read_other_texture(path, want, why);
+        return read_other_texture(file, want, why);
     }
-    let mut reader = open_png_sized(path, false, want, why)?;
+    let (mut reader, path) = open_png_sized(file, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let channels = color.samples();
     let mut rgba = vec![0u8; want.0 * want.1 * 4];
     let mut y = 0;
-    while let Some(row) = reader.next_row().map_err(|e| png_error(path, e))? {
+    while let Some(row) = reader.next_row().map_err(|e| png_error(&path, e))? {
         let src = row.data();
         let dst = &mut rgba[y * want.0 * 4..(y + 1) * want.0 * 4];
         match channels {
@@ -236,7 +265,7 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
         }
     }
     if y != want.1 {
-        return Err(png_error(path, "fewer rows than the header says"));
+        return Err(png_error(&path, "fewer rows than the header says"));
     }
     Ok(rgba)
 }
@@ -245,17 +274,18 @@ pub fn read_texture(path: &Path, want: (usize, usize)) -> Result<Vec<u8>, Format
 /// textures) read row by row straight into RGBA; `None` for any other kind, which the general
 /// decoder then reads.
 fn read_plain_bmp(
-    path: &Path,
+    file: &mut LayerFile,
     want: (usize, usize),
     why: &str,
 ) -> Result<Option<Vec<u8>>, FormatError> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut f = std::io::BufReader::with_capacity(
-        1 << 20,
-        std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?,
-    );
+    use std::io::{Read, SeekFrom};
+    let path = file.path.clone();
+    let path = path.as_path();
+    let f = &mut file.reader;
     let mut head = [0u8; 54];
     if f.read_exact(&mut head).is_err() || &head[..2] != b"BM" {
+        f.seek(SeekFrom::Start(0))
+            .map_err(|e| FormatError::io(path, e))?;
         return Ok(None);
     }
     let what = path.display().to_string();
@@ -267,6 +297,8 @@ fn read_plain_bmp(
     let compression = r.u32("compression")?;
     // BI_RGB only (BI_BITFIELDS masks may reorder channels: leave those to the general decoder)
     if dib < 40 || compression != 0 || !(bpp == 24 || bpp == 32) || width <= 0 || height == 0 {
+        f.seek(SeekFrom::Start(0))
+            .map_err(|e| FormatError::io(path, e))?;
         return Ok(None);
     }
     let (w, h) = (width as usize, height.unsigned_abs() as usize);
@@ -275,11 +307,7 @@ fn read_plain_bmp(
     }
     let bytes_pp = bpp as usize / 8;
     let stride = (w * bytes_pp).div_ceil(4) * 4;
-    let file_len = f
-        .get_ref()
-        .metadata()
-        .map_err(|e| FormatError::io(path, e))?
-        .len();
+    let file_len = file.len;
     if offset + (stride * h) as u64 > file_len {
         return Err(FormatError::invalid(
             path.display().to_string(),
@@ -330,18 +358,23 @@ fn bgr_to_rgba<const N: usize>(dst: &mut [u8], src: &[u8]) {
 /// BMP, TGA or JPEG: decoded once into the RGBA buffer itself (RGB is decoded into its front and
 /// spread out from the back), so the texture is never held twice.
 fn read_other_texture(
-    path: &Path,
+    mut file: LayerFile,
     want: (usize, usize),
     why: &str,
 ) -> Result<Vec<u8>, FormatError> {
     use image::ImageDecoder;
-    if let Some(rgba) = read_plain_bmp(path, want, why)? {
+    if let Some(rgba) = read_plain_bmp(&mut file, want, why)? {
         return Ok(rgba);
     }
+    let path = file.path.as_path();
     let bad =
         |e: image::ImageError| FormatError::invalid(path.display().to_string(), e.to_string());
-    let decoder = image::ImageReader::open(path)
-        .map_err(|e| FormatError::io(path, e))?
+    // TGA has no signature: the name says what it is unless the bytes say otherwise
+    let mut reader = image::ImageReader::new(file.reader);
+    if let Ok(format) = image::ImageFormat::from_path(path) {
+        reader.set_format(format);
+    }
+    let decoder = reader
         .with_guessed_format()
         .map_err(|e| FormatError::io(path, e))?
         .into_decoder()

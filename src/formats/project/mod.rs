@@ -18,7 +18,7 @@ mod images;
 pub use images::{MAX_GREY_SIDE, read_grey_unit, write_height_words};
 mod schema;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::FormatError;
 use super::map_reader::LoadedMap;
@@ -35,13 +35,84 @@ pub fn is_project(dir: &Path) -> bool {
     dir.join(PROJECT_FILE).is_file()
 }
 
+/// Where a project's files are read from.
+enum ProjectFiles<'a> {
+    Folder(&'a Path),
+    /// Files built into the binary, by name, and what errors call their folder.
+    BuiltIn(&'a [(&'a str, &'static [u8])], &'a str),
+}
+
+impl ProjectFiles<'_> {
+    fn path(&self, name: &str) -> PathBuf {
+        match self {
+            ProjectFiles::Folder(dir) => dir.join(name),
+            ProjectFiles::BuiltIn(_, label) => Path::new(label).join(name),
+        }
+    }
+    fn built_in(&self, name: &str) -> Option<&'static [u8]> {
+        match self {
+            ProjectFiles::Folder(_) => None,
+            ProjectFiles::BuiltIn(files, _) => {
+                files.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+            }
+        }
+    }
+    fn has(&self, name: &str) -> bool {
+        match self {
+            ProjectFiles::Folder(dir) => dir.join(name).is_file(),
+            ProjectFiles::BuiltIn(..) => self.built_in(name).is_some(),
+        }
+    }
+    fn open(&self, name: &str) -> Result<images::LayerFile, FormatError> {
+        match self.built_in(name) {
+            Some(bytes) => Ok(images::LayerFile::in_memory(self.path(name), bytes)),
+            None => images::LayerFile::open(&self.path(name)),
+        }
+    }
+    fn text(&self, name: &str) -> Result<String, FormatError> {
+        let path = self.path(name);
+        match self {
+            ProjectFiles::Folder(_) => {
+                std::fs::read_to_string(&path).map_err(|e| FormatError::io(&path, e))
+            }
+            ProjectFiles::BuiltIn(..) => {
+                let bytes = self
+                    .built_in(name)
+                    .ok_or_else(|| FormatError::io(&path, std::io::ErrorKind::NotFound.into()))?;
+                String::from_utf8(bytes.to_vec())
+                    .map_err(|_| FormatError::invalid(path.display().to_string(), "is not UTF-8"))
+            }
+        }
+    }
+    fn bundled(&self) -> Result<Vec<BundledFile>, FormatError> {
+        match self {
+            ProjectFiles::Folder(dir) => read_bundled(&dir.join(BUNDLED_DIR)),
+            ProjectFiles::BuiltIn(..) => Ok(Vec::new()),
+        }
+    }
+}
+
 /// Reads a project folder. Missing images mean flat ground, a default texture, no metal, no
 /// grass and type 0; a present image of the wrong size is an error naming the file and the size
 /// it should be.
 pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
     let recovered = recover_interrupted_save(dir);
-    let toml_path = dir.join(PROJECT_FILE);
-    let text = std::fs::read_to_string(&toml_path).map_err(|e| FormatError::io(&toml_path, e))?;
+    load_from(&ProjectFiles::Folder(dir), recovered)
+}
+
+/// Reads a project held in memory, `files` by name as [`save_project`] writes them (no
+/// `archive/`); `label` is what errors call its folder.
+pub fn load_built_in_project(
+    files: &[(&str, &'static [u8])],
+    label: &str,
+) -> Result<LoadedMap, FormatError> {
+    load_from(&ProjectFiles::BuiltIn(files, label), None)
+}
+
+/// Reads a project from `files`; `recovered` names where an interrupted save was put back from.
+fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedMap, FormatError> {
+    let toml_path = files.path(PROJECT_FILE);
+    let text = files.text(PROJECT_FILE)?;
     let parsed: ProjectToml = toml::from_str(&text).map_err(|e| {
         FormatError::invalid(
             toml_path.display().to_string(),
@@ -63,9 +134,12 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
     let (hw, hh) = size.height_vertices();
     let flat = 0.0f32.clamp(settings.min_height_elmos, settings.max_height_elmos);
     let mut heights = Grid::filled(hw, hh, flat);
-    let height_png = dir.join("height.png");
-    if height_png.is_file() {
-        let words = images::read_height_words(&height_png, size.height_vertices(), &mut warnings)?;
+    if files.has("height.png") {
+        let words = images::read_height_words(
+            files.open("height.png")?,
+            size.height_vertices(),
+            &mut warnings,
+        )?;
         for (h, w) in heights.data_mut().iter_mut().zip(words) {
             *h = word_to_height(w, settings.min_height_elmos, settings.max_height_elmos);
         }
@@ -101,16 +175,15 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
         ),
     ];
     for (name, want, why, red, grid) in layers {
-        let p = dir.join(name);
-        if p.is_file() {
-            let bytes = images::read_byte_layer(&p, want, why, red, &mut warnings)?;
+        if files.has(name) {
+            let bytes = images::read_byte_layer(files.open(name)?, want, why, red, &mut warnings)?;
             *grid = Grid::from_vec(want.0, want.1, bytes).expect("size checked");
         }
     }
     let textures: Vec<&str> = TEXTURE_FILES
         .iter()
         .copied()
-        .filter(|n| dir.join(n).is_file())
+        .filter(|n| files.has(n))
         .collect();
     if textures.len() > 1 {
         warnings.push(format!(
@@ -122,7 +195,7 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
     let texture = match textures.first() {
         Some(name) => {
             let (w, h) = size.texture_texels();
-            let rgba = images::read_texture(&dir.join(name), (w, h))?;
+            let rgba = images::read_texture(files.open(name)?, (w, h))?;
             GroundTexture::from_rgba(w, h, rgba).expect("size checked")
         }
         None => GroundTexture::default_for_heights(size, &heights, &settings),
@@ -137,7 +210,7 @@ pub fn load_project(dir: &Path) -> Result<LoadedMap, FormatError> {
         features: parts.features,
         teams: parts.teams,
         settings,
-        bundled_files: read_bundled(&dir.join(BUNDLED_DIR))?,
+        bundled_files: files.bundled()?,
         symmetry: parts.symmetry,
         water_presets: parts.water_presets,
     };

@@ -245,6 +245,34 @@ fn engine_defaults_left_in_place_are_warned_about() {
 }
 
 #[test]
+fn textures_read_from_memory_as_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut img = image::RgbImage::new(512, 512);
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        *p = image::Rgb([(x % 256) as u8, (y % 253) as u8, ((x * y) % 11) as u8]);
+    }
+    // the plain BMP reader, the general decoder (TGA has no signature: named by its extension)
+    // and PNG
+    for name in ["texture.bmp", "texture.tga", "texture.png"] {
+        let path = dir.path().join(name);
+        img.save(&path).unwrap();
+        let from_file =
+            images::read_texture(images::LayerFile::open(&path).unwrap(), (512, 512)).unwrap();
+        let bytes: &'static [u8] = Vec::leak(std::fs::read(&path).unwrap());
+        let in_memory = images::read_texture(
+            images::LayerFile::in_memory(std::path::PathBuf::from(name), bytes),
+            (512, 512),
+        )
+        .unwrap();
+        assert_eq!(from_file, in_memory, "{name}");
+        let want = image::DynamicImage::ImageRgb8(img.clone())
+            .into_rgba8()
+            .into_raw();
+        assert_eq!(from_file, want, "{name}");
+    }
+}
+
+#[test]
 fn bmp_textures_read_the_right_way_up() {
     let dir = tempfile::tempdir().unwrap();
     let mut img = image::RgbImage::new(1024, 1024);
@@ -253,10 +281,10 @@ fn bmp_textures_read_the_right_way_up() {
     }
     let path = dir.path().join("texture.bmp");
     img.save(&path).unwrap();
-    let rgba = images::read_texture(&path, (1024, 1024)).unwrap();
+    let rgba = images::read_texture(images::LayerFile::open(&path).unwrap(), (1024, 1024)).unwrap();
     let want = image::DynamicImage::ImageRgb8(img).into_rgba8().into_raw();
     assert_eq!(rgba, want);
-    let e = images::read_texture(&path, (2048, 1024))
+    let e = images::read_texture(images::LayerFile::open(&path).unwrap(), (2048, 1024))
         .unwrap_err()
         .to_string();
     assert!(e.contains("is 1024x1024, but it must be 2048x1024"), "{e}");
