@@ -145,6 +145,8 @@ fn a_starcraft_map_on_the_command_line_imports() {
         harness.step();
     }
     harness.get_by_label("StarCraft II map (.SC2Map)…");
+    // each importer's installed sources (Warzone 2100: the game's own maps)
+    harness.get_by_label("Warzone 2100: the game's skirmish maps…");
     for option in ["per cell", "per tile", "deep pit", "Minimap.tga"] {
         assert!(
             harness.query_all_by_label(option).next().is_some(),

@@ -6,7 +6,7 @@
 //! imports one map with progress. The file parsers stay in `formats/<game>/`.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::formats::FormatError;
 use crate::formats::import_report::ImportReport;
@@ -127,6 +127,15 @@ impl Settings {
     }
 }
 
+/// A source this machine has installed (a game's own maps), for File > Import to offer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstalledSource {
+    /// The button's words.
+    pub label: String,
+    /// Where it is, or why it was not found (what to install).
+    pub path: Result<PathBuf, String>,
+}
+
 /// Where an import is: a stage's name, and how far through it (`total` 0: cannot say).
 pub type ImportProgress<'a> = dyn FnMut(&str, u64, u64) + 'a;
 
@@ -175,6 +184,14 @@ pub trait Importer: Sync {
     fn list(&self, path: &Path) -> Result<Vec<Listing>, FormatError>;
     /// The settings it takes.
     fn settings(&self) -> &'static [SettingSpec];
+    /// The sources installed on this machine it can list (none by default).
+    fn installed(&self) -> Vec<InstalledSource> {
+        Vec::new()
+    }
+    /// A line the map chooser shows above the list (what cannot be imported, and why).
+    fn chooser_note(&self) -> Option<&'static str> {
+        None
+    }
     /// Imports the map `name` of `path` (`None`: the only one).
     fn import(
         &self,
@@ -198,6 +215,18 @@ mod tests {
                 if let SettingKind::Number { min, max, .. } = s.kind {
                     let v = none.number(i.settings(), s.key);
                     assert!((min..=max).contains(&v), "{}.{}", i.id(), s.key);
+                }
+            }
+        }
+        for i in IMPORTERS {
+            for source in i.installed() {
+                if let Ok(p) = &source.path {
+                    assert!(
+                        i.recognises(p),
+                        "{} does not take its own {}",
+                        i.id(),
+                        p.display()
+                    );
                 }
             }
         }

@@ -33,7 +33,9 @@ pub mod tileset;
 
 use std::path::{Path, PathBuf};
 
-use super::{ImportProgress, Importer, Listing, SettingKind, SettingSpec, Settings};
+use super::{
+    ImportProgress, Importer, InstalledSource, Listing, SettingKind, SettingSpec, Settings,
+};
 use crate::formats::wz2100::source::Source;
 use crate::formats::wz2100::{self as files, MapStatus, SYSTEM_DATA_DIR, catalog};
 use crate::formats::{FormatError, ImportReport};
@@ -251,6 +253,23 @@ impl Importer for Wz2100 {
     }
     fn settings(&self) -> &'static [SettingSpec] {
         SETTINGS
+    }
+    /// The game's own skirmish maps, where Debian's `warzone2100-data` puts them.
+    fn installed(&self) -> Vec<InstalledSource> {
+        let p = Path::new(SYSTEM_DATA_DIR).join("mp.wz");
+        vec![InstalledSource {
+            label: "Warzone 2100: the game's skirmish maps".into(),
+            path: if p.is_file() {
+                Ok(p)
+            } else {
+                Err(format!(
+                    "no mp.wz in {SYSTEM_DATA_DIR} (install warzone2100-data)"
+                ))
+            },
+        }]
+    }
+    fn chooser_note(&self) -> Option<&'static str> {
+        Some("Script-generated maps (game.js only) have no terrain to import.")
     }
     fn import(
         &self,

@@ -1,11 +1,10 @@
 //! File > Import: every registered importer (`crate::import::IMPORTERS`) in the window, its
 //! settings drawn from its own list, and the chooser for a source that holds more than one map.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use crate::formats::wz2100::SYSTEM_DATA_DIR;
-use crate::import::{Importer, Listing, SettingKind, Settings};
+use crate::import::{Importer, InstalledSource, Listing, SettingKind, Settings};
 
 use super::{DialogKind, EditorApp, Pending, Source, jobs};
 
@@ -84,16 +83,15 @@ fn settings_ui(ui: &mut egui::Ui, importer: &dyn Importer, settings: &mut Settin
     }
 }
 
-/// The game's own skirmish maps, where Debian's `warzone2100-data` puts them; looked for once,
-/// not on every frame the menu is open.
-fn system_mp_wz() -> Option<&'static Path> {
-    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
-    FOUND
-        .get_or_init(|| {
-            let p = Path::new(SYSTEM_DATA_DIR).join("mp.wz");
-            p.is_file().then_some(p)
-        })
-        .as_deref()
+/// Every importer's installed sources, looked for once, not on every frame the menu is open.
+fn installed_sources() -> &'static [(&'static str, InstalledSource)] {
+    static FOUND: OnceLock<Vec<(&'static str, InstalledSource)>> = OnceLock::new();
+    FOUND.get_or_init(|| {
+        crate::import::IMPORTERS
+            .iter()
+            .flat_map(|i| i.installed().into_iter().map(|s| (i.id(), s)))
+            .collect()
+    })
 }
 
 impl EditorApp {
@@ -114,23 +112,25 @@ impl EditorApp {
                     );
                 }
             }
-            if importer.id() == "wz2100" {
-                let system = system_mp_wz();
-                let hover = match &system {
-                    Some(p) => format!("the skirmish maps in {}", p.display()),
-                    None => format!("no mp.wz in {SYSTEM_DATA_DIR} (install warzone2100-data)"),
+            for (_, source) in installed_sources()
+                .iter()
+                .filter(|(id, _)| *id == importer.id())
+            {
+                let hover = match &source.path {
+                    Ok(p) => format!("{}", p.display()),
+                    Err(why) => why.clone(),
                 };
                 let button = ui
                     .add_enabled(
-                        system.is_some(),
-                        egui::Button::new("Warzone 2100: the game's skirmish maps…"),
+                        source.path.is_ok(),
+                        egui::Button::new(format!("{}…", source.label)),
                     )
                     .on_hover_text(&hover)
                     .on_disabled_hover_text(&hover);
                 if button.clicked()
-                    && let Some(p) = system
+                    && let Ok(p) = &source.path
                 {
-                    self.start_list(importer.id(), p.to_path_buf(), ctx);
+                    self.start_list(importer.id(), p.clone(), ctx);
                 }
             }
             settings_ui(ui, *importer, self.import_settings.get_mut(importer.id()));
@@ -225,8 +225,8 @@ impl EditorApp {
             .default_size([560.0, 560.0])
             .show(ctx, |ui| {
                 ui.label(format!("{}", choice.source.display()));
-                if importer.id() == "wz2100" {
-                    ui.weak("Script-generated maps (game.js only) have no terrain to import.");
+                if let Some(note) = importer.chooser_note() {
+                    ui.weak(note);
                 }
                 settings_ui(ui, importer, settings);
                 ui.separator();
