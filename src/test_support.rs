@@ -4,7 +4,7 @@
 //! package never passes silently.
 
 /// The variable that turns every skip into a failure.
-pub const REQUIRE_ALL: &str = "GROUNDWORK_REQUIRE_ALL";
+const REQUIRE_ALL: &str = "GROUNDWORK_REQUIRE_ALL";
 
 /// Says why a test is skipped; panics instead when [`REQUIRE_ALL`] is set to anything but 0.
 pub fn skip(why: &str) {

@@ -48,7 +48,7 @@ pub struct CompileArgs {
 }
 
 /// Prints `stage NN%` on one stderr line, updated in place.
-pub fn progress_printer(quiet: bool) -> impl Fn(Stage, u64, u64) + Sync {
+fn progress_printer(quiet: bool) -> impl Fn(Stage, u64, u64) + Sync {
     use std::io::IsTerminal;
     let terminal = std::io::stderr().is_terminal();
     let last = std::sync::Mutex::new((None::<Stage>, u64::MAX));

@@ -36,7 +36,7 @@ pub struct RenderArgs {
 }
 
 /// Parses `WIDTHxHEIGHT`.
-pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("size `{s}`: expected WIDTHxHEIGHT, e.g. 1280x720"))?;

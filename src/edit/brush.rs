@@ -152,7 +152,7 @@ impl Brush {
 }
 
 /// Dabs held still under the cursor, per second, when the button stays down.
-pub const HELD_DABS_PER_S: f32 = 10.0;
+const HELD_DABS_PER_S: f32 = 10.0;
 
 /// Turns the cursor's path into dab positions a fixed distance apart. The leftover distance
 /// carries from one call to the next, so the dabs do not depend on how the path was cut into

@@ -11,7 +11,7 @@ use crate::map::{Map, MapSettings, Team};
 
 /// The undo budget the editor uses: 512 MiB (a 32 x 32 map's whole heightmap, before and
 /// after, is 128 MiB).
-pub const DEFAULT_BUDGET_BYTES: usize = 512 << 20;
+const DEFAULT_BUDGET_BYTES: usize = 512 << 20;
 
 /// One tile's values, as the layer stores them.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +30,7 @@ impl TileValues {
         }
     }
 
-    pub fn to_f32(&self) -> Vec<f32> {
+    fn to_f32(&self) -> Vec<f32> {
         match self {
             TileValues::Heights(v) => v.clone(),
             TileValues::Bytes(v) => v.iter().map(|&b| b as f32).collect(),
@@ -171,7 +171,7 @@ impl Default for History {
 }
 
 impl History {
-    pub fn with_budget(budget_bytes: usize) -> History {
+    fn with_budget(budget_bytes: usize) -> History {
         History {
             undo: VecDeque::new(),
             redo: Vec::new(),
@@ -197,9 +197,6 @@ impl History {
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()
     }
-    pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
-    }
     pub fn undo_len(&self) -> usize {
         self.undo.len()
     }
@@ -215,9 +212,6 @@ impl History {
     /// Bytes held by both stacks.
     pub fn bytes(&self) -> usize {
         self.undo_bytes + self.redo_bytes
-    }
-    pub fn budget_bytes(&self) -> usize {
-        self.budget_bytes
     }
 
     /// Reverts the last step; returns it and what it touched.
@@ -306,10 +300,10 @@ mod tests {
         assert_eq!(hist.undo_len(), 3, "over budget, only the newest stay");
         assert!(hist.bytes() <= one * 3);
         hist.undo(&mut map);
-        assert!(hist.can_redo());
+        assert_eq!(hist.redo_len(), 1);
         let c = step(&mut map, 0, 5.0);
         hist.push(c);
-        assert!(!hist.can_redo());
+        assert_eq!(hist.redo_len(), 0, "a new step clears the redos");
         assert_eq!(hist.bytes(), hist.undo_len() * one);
     }
 }

@@ -20,9 +20,9 @@ pub const MAX_DABS_PER_DISPATCH: usize = 64;
 
 /// The WGSL every kernel starts with: bindings 0-2, the parameter block, falloff, dab weight,
 /// bilinear sampling.
-pub const PRELUDE_WGSL: &str = include_str!("../../shaders/brush_prelude.wgsl");
+const PRELUDE_WGSL: &str = include_str!("../../shaders/brush_prelude.wgsl");
 /// The shared `main` of point-wise kernels: every dab, in order, through the tool's `apply`.
-pub const DAB_LOOP_WGSL: &str = include_str!("../../shaders/brush_dab_loop.wgsl");
+const DAB_LOOP_WGSL: &str = include_str!("../../shaders/brush_dab_loop.wgsl");
 
 /// One dab in the layer's index space (32 bytes): local coordinates of a cell `p` are
 /// `(dot(p - centre, axis_x), dot(p - centre, axis_z)) / radius`, so mirrored and turned copies
@@ -318,7 +318,7 @@ impl<'a> CpuPass<'a> {
 impl CellView<'_> {
     /// The prelude's `dab_weight`: the falloff of the distance in local coordinates (circle:
     /// Euclidean; square and mask: the larger axis), times the mask.
-    pub fn dab_weight(&self, dab: &GpuDab, p: [f32; 2]) -> f32 {
+    fn dab_weight(&self, dab: &GpuDab, p: [f32; 2]) -> f32 {
         dab_weight(self.params, self.mask, dab, p)
     }
 
@@ -371,7 +371,7 @@ pub fn falloff_curve(code: u32, d: f32) -> f32 {
 }
 
 /// The prelude's `dab_weight`.
-pub fn dab_weight(
+fn dab_weight(
     params: &KernelParams,
     mask: Option<&Grid<f32>>,
     dab: &GpuDab,

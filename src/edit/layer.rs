@@ -18,7 +18,7 @@ pub enum LayerId {
 }
 
 /// Cells (or vertices) along each side of an undo tile.
-pub const TILE_CELLS: usize = 64;
+const TILE_CELLS: usize = 64;
 
 impl LayerId {
     pub const ALL: [LayerId; 4] = [
@@ -54,7 +54,7 @@ impl LayerId {
 
     /// Where value 0 sits, in cells: vertices lie on the grid lines (0), cells are sampled at
     /// their centres (0.5).
-    pub fn cell_offset(self) -> f32 {
+    fn cell_offset(self) -> f32 {
         match self {
             LayerId::Heights => 0.0,
             _ => 0.5,

@@ -26,7 +26,7 @@ use super::tools::{self, ParamKind, ParamValue, StrokeStyle, Tool, ToolSettings}
 use crate::map::{Map, SymmetryMode};
 
 /// The keys every op takes besides its tool's own.
-pub const COMMON_KEYS: &[&str] = &[
+const COMMON_KEYS: &[&str] = &[
     "tool",
     "path",
     "radius_elmos",

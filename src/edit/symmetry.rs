@@ -5,7 +5,7 @@
 
 use crate::map::SymmetryMode;
 
-use super::kernel::{CpuPass, GpuDab, KernelSpec};
+use super::kernel::{CpuPass, KernelSpec};
 
 /// A rigid map of the plane: `p' = a * p + b` (a is orthogonal).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -16,7 +16,7 @@ pub struct Isometry {
 }
 
 impl Isometry {
-    pub const IDENTITY: Isometry = Isometry {
+    const IDENTITY: Isometry = Isometry {
         a: [[1.0, 0.0], [0.0, 1.0]],
         b: [0.0, 0.0],
     };
@@ -113,19 +113,6 @@ pub fn turn_cos_sin(n: u8, k: u8) -> (f32, f32) {
     (a.cos() as f32, a.sin() as f32)
 }
 
-/// A dab's copies: centre moved, axes turned with it, so the local picture (mask, stamp) is
-/// mirrored or turned too. Centres in the same units as `iso`.
-pub fn dab_images(dab: &GpuDab, isos: &[Isometry]) -> Vec<GpuDab> {
-    isos.iter()
-        .map(|iso| GpuDab {
-            center: iso.apply(dab.center),
-            axis_x: iso.turn(dab.axis_x),
-            axis_z: iso.turn(dab.axis_z),
-            ..*dab
-        })
-        .collect()
-}
-
 /// The mode codes the symmetrize kernel reads.
 fn mode_code(mode: SymmetryMode) -> u32 {
     match mode {
@@ -166,7 +153,7 @@ pub fn symmetrize_tool_params(
 
 /// The representative of cell position `p` in the fundamental sector, in index space with
 /// extent `e` (= layer size - 1). The same as `canonical` in `brush_symmetrize.wgsl`.
-pub fn canonical(code: u32, n: u32, cos_sin: [f32; 2], e: [f32; 2], p: [f32; 2]) -> [f32; 2] {
+fn canonical(code: u32, n: u32, cos_sin: [f32; 2], e: [f32; 2], p: [f32; 2]) -> [f32; 2] {
     let c = [e[0] * 0.5, e[1] * 0.5];
     let [mut x, mut z] = p;
     match code {

@@ -139,7 +139,7 @@ pub struct RapidEntry {
 
 /// Reads a gzipped rapid package list: per file a length byte, the name, its MD5 (16), CRC32
 /// (4) and size (4, big-endian). Stops at the first truncated record.
-pub fn read_rapid_package(gz: &[u8]) -> Vec<RapidEntry> {
+fn read_rapid_package(gz: &[u8]) -> Vec<RapidEntry> {
     let mut raw = Vec::new();
     let limit = 64u64 << 20;
     if flate2::read::GzDecoder::new(gz)

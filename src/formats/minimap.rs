@@ -6,7 +6,7 @@ use crate::map::GroundTexture;
 
 pub const MINIMAP_TEXELS: usize = 1024;
 /// Exactly 9 levels; an off-by-one here has crashed the engine.
-pub const MINIMAP_MIPS: usize = 9;
+const MINIMAP_MIPS: usize = 9;
 
 /// The minimap's bytes for a ground texture.
 pub fn encode_minimap(texture: &GroundTexture, quality: Bc1Quality) -> Vec<u8> {

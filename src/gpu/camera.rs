@@ -6,7 +6,7 @@ use glam::camera::rh::{proj::directx, view::look_at_mat4};
 use glam::{Mat4, Vec3, Vec4};
 
 /// Closest the camera comes to the ground, in elmos.
-pub const MIN_CLEARANCE_ELMOS: f32 = 24.0;
+const MIN_CLEARANCE_ELMOS: f32 = 24.0;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
@@ -189,7 +189,7 @@ impl Camera {
     }
 
     /// Reverse-Z projection (depth 1 at the near plane, 0 at infinity / the far plane).
-    pub fn projection(&self, aspect: f32) -> Mat4 {
+    fn projection(&self, aspect: f32) -> Mat4 {
         let aspect = aspect.max(1e-3);
         if self.ortho {
             let hh = self.ortho_half_height();

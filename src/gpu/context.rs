@@ -17,7 +17,7 @@ pub enum GpuError {
 }
 
 /// The optional features the renderer uses when the adapter has them.
-pub fn wanted_features(adapter: &wgpu::Adapter) -> wgpu::Features {
+fn wanted_features(adapter: &wgpu::Adapter) -> wgpu::Features {
     adapter.features() & wgpu::Features::TIMESTAMP_QUERY
 }
 

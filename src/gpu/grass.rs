@@ -15,9 +15,9 @@ use crate::map::grass::{GRASS_CELL_ELMOS, GrassConfig, PATCH_JITTER};
 use crate::map::{GrassMap, Map};
 
 /// The widget scales its fade distances by this (`distanceMult`).
-pub const FADE_DISTANCE_MULT: f32 = 0.45;
+const FADE_DISTANCE_MULT: f32 = 0.45;
 /// Texels per side of the ground colour the blades are tinted with (the minimap's size).
-pub const GROUND_COLOUR_TEXELS: usize = 1024;
+const GROUND_COLOUR_TEXELS: usize = 1024;
 /// Side of the built-in blade texture.
 const BUILT_IN_BLADES: (usize, usize) = (128, 64);
 
@@ -79,7 +79,7 @@ pub fn patch_vertices() -> Vec<BladeVertex> {
 
 /// A built-in blade texture (`BUILT_IN_BLADES`, root at the bottom row): a dozen tapering,
 /// bending blades, dark green at the root to straw at the tip, on transparent ground.
-pub fn built_in_blades() -> (Vec<u8>, usize, usize) {
+fn built_in_blades() -> (Vec<u8>, usize, usize) {
     let (w, h) = BUILT_IN_BLADES;
     let mut rgba = vec![0u8; w * h * 4];
     let blades = 14;

@@ -19,7 +19,7 @@ pub fn tile_texels(width: usize, height: usize, max_dimension: u32) -> u32 {
 }
 
 /// Halves an RGBA8 image (2 x 2 box filter); `w` and `h` are even or 1.
-pub fn downsample(src: &[u8], w: usize, h: usize) -> (Vec<u8>, usize, usize) {
+fn downsample(src: &[u8], w: usize, h: usize) -> (Vec<u8>, usize, usize) {
     let out = crate::formats::bc1::downsample_2x(src, w, h);
     (out, (w / 2).max(1), (h / 2).max(1))
 }

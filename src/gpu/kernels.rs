@@ -19,7 +19,7 @@ use crate::map::{Grid, Map};
 const GROUP: u32 = 8;
 
 /// Every kernel the registry uses, and symmetrize, each once.
-pub fn all_kernels() -> Vec<&'static KernelSpec> {
+fn all_kernels() -> Vec<&'static KernelSpec> {
     let mut out: Vec<&'static KernelSpec> = vec![&SYMMETRIZE];
     for t in TOOLS {
         let k = t.kernel();

@@ -418,7 +418,7 @@ impl Renderer {
     }
 
     /// The uniform block for one frame.
-    pub fn frame_uniform(
+    fn frame_uniform(
         scene: &MapScene,
         target: &RenderTarget,
         camera: &Camera,

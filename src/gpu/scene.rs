@@ -388,15 +388,6 @@ impl MapScene {
         write_texture_rect(ctx, self.layer(layer), rect, values);
     }
 
-    /// Uploads the document's metal, grass and type layers whole.
-    pub fn write_layers(&self, ctx: &GpuContext, map: &Map) {
-        for l in [LayerId::Metal, LayerId::Grass, LayerId::Types] {
-            let (w, h) = l.dims(map);
-            let rect = GridRect::new(0, 0, w, h);
-            self.write_rect(ctx, l, rect, &l.read_rect(map, rect));
-        }
-    }
-
     /// Reads rectangles of a layer back in one submission and one mapping (a stroke's touched
     /// tiles, when it ends).
     pub fn read_rects(

@@ -7,12 +7,12 @@ use super::{
 use crate::map::Map;
 
 /// Degrees above the water the grazing camera looks across it from.
-pub const GRAZING_DEG: f32 = 4.0;
+const GRAZING_DEG: f32 = 4.0;
 
 /// The grazing view of `map`'s largest body of water: a few degrees above its surface, from
 /// the water point and direction with the longest clear run of water ahead, looking along it;
 /// `None` on a map without water.
-pub fn grazing_over_water(map: &Map) -> Option<Camera> {
+fn grazing_over_water(map: &Map) -> Option<Camera> {
     let body = crate::map::water::largest_water_body(&map.heights)?;
     let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
     let wet = |x: f32, z: f32| {

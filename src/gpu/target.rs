@@ -84,7 +84,7 @@ impl RenderTarget {
 
 /// Copies a `w` x `h` rectangle at (x0, y0) of a texture with `texel_bytes` bytes per texel
 /// back to the CPU, tightly packed. Waits for the GPU.
-pub fn read_texture_rows(
+fn read_texture_rows(
     ctx: &GpuContext,
     texture: &wgpu::Texture,
     x0: u32,

@@ -16,16 +16,14 @@ use crate::map::water::BumpWater;
 use crate::map::{HeightGrid, Map};
 
 /// BumpWater's pre-scaling of the surface and plane colours, and of the diffuse factor.
-pub const COLOUR_SCALE: f32 = 0.4;
-pub const DIFFUSE_FACTOR_SCALE: f32 = 15.0;
-/// Elmos below 0 at which the water counts as deep (`waterdepth` 1).
-pub const FULL_DEPTH_ELMOS: f32 = 25.5;
+const COLOUR_SCALE: f32 = 0.4;
+const DIFFUSE_FACTOR_SCALE: f32 = 15.0;
 /// How far the shore foam and the coast field reach, in elmos.
-pub const COAST_REACH_ELMOS: f32 = 120.0;
+const COAST_REACH_ELMOS: f32 = 120.0;
 /// Side of the generated normal texture.
-pub const NORMAL_TEXELS: usize = 256;
+const NORMAL_TEXELS: usize = 256;
 /// The engine's water clock: `frame = gameFrame / 15000` at 30 game frames a second.
-pub fn engine_frame(seconds: f32) -> f32 {
+fn engine_frame(seconds: f32) -> f32 {
     seconds * 30.0 / 15000.0
 }
 
@@ -203,7 +201,7 @@ impl WaterUniform {
 
 /// A tileable normal texture (RGB = x, z, up, as the engine's `normalTexture`): a sum of waves
 /// whose frequencies are whole numbers of periods across the tile, so it wraps without seams.
-pub fn generated_normals() -> Vec<u8> {
+fn generated_normals() -> Vec<u8> {
     let n = NORMAL_TEXELS;
     // (kx, kz, amplitude): integer wave numbers keep the tile seamless
     const WAVES: [(f32, f32, f32); 8] = [
@@ -245,7 +243,7 @@ pub fn generated_normals() -> Vec<u8> {
 /// The coast field at the heightmap's vertices, one byte each: 255 on land (height >= 0),
 /// falling with the cube of the distance to land across the water (0 beyond
 /// [`COAST_REACH_ELMOS`]). Distances by a two-pass 3-4 chamfer over the vertex grid.
-pub fn coast_field(heights: &HeightGrid) -> Vec<u8> {
+fn coast_field(heights: &HeightGrid) -> Vec<u8> {
     let (w, h) = heights.dims();
     const FAR: u32 = u32::MAX / 2;
     let mut d: Vec<u32> = heights

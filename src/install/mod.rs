@@ -236,7 +236,7 @@ pub fn next_free_version(dir: &Path, settings: &MapSettings) -> String {
 
 /// Removes what an export killed midway left in `dir`: archives' temporary siblings
 /// (`*.sd7.partial-PID` and the like) whose process is gone. Returns what it removed.
-pub fn clean_stale_partials(dir: &Path) -> Vec<PathBuf> {
+fn clean_stale_partials(dir: &Path) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return removed;
@@ -367,7 +367,7 @@ pub fn install_map(
 
 /// Reads a written archive back with our own reader and checks it against the document: the
 /// size, every height word, the tile count, the name and the start positions.
-pub fn verify_archive(path: &Path, map: &Map, report: &CompileReport) -> Result<(), String> {
+fn verify_archive(path: &Path, map: &Map, report: &CompileReport) -> Result<(), String> {
     let bad = |what: String| {
         format!(
             "{} was written but reads back wrong: {what}",

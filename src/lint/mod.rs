@@ -191,9 +191,9 @@ pub struct LintContext {
 }
 
 /// The widest height range whose word step stays within 0.1 elmo.
-pub const MAX_PRECISE_RANGE_ELMOS: f64 = 0.1 * HEIGHT_WORD_DIVISOR;
+const MAX_PRECISE_RANGE_ELMOS: f64 = 0.1 * HEIGHT_WORD_DIVISOR;
 /// fresnelMin + fresnelMax above this is "well above 1".
-pub const FRESNEL_SATURATED_SUM: f32 = 1.1;
+const FRESNEL_SATURATED_SUM: f32 = 1.1;
 /// Start positions the fixes put this far inside the map's edge.
 const START_MARGIN_ELMOS: f32 = 32.0;
 

@@ -5,13 +5,13 @@
 use super::{LuaTable, LuaValue, MapSettings};
 
 /// The widget's defaults.
-pub const DEFAULT_MIN_SIZE: f32 = 0.3;
-pub const DEFAULT_MAX_SIZE: f32 = 1.7;
-pub const DEFAULT_FADE_START_ELMOS: f32 = 5000.0;
-pub const DEFAULT_FADE_END_ELMOS: f32 = 8000.0;
+const DEFAULT_MIN_SIZE: f32 = 0.3;
+const DEFAULT_MAX_SIZE: f32 = 1.7;
+const DEFAULT_FADE_START_ELMOS: f32 = 5000.0;
+const DEFAULT_FADE_END_ELMOS: f32 = 8000.0;
 /// How the widget colours blades toward the ground under them.
-pub const MAP_COLOR_FACTOR: f32 = 0.6;
-pub const MAP_COLOR_BASE: f32 = 1.0;
+const MAP_COLOR_FACTOR: f32 = 0.6;
+const MAP_COLOR_BASE: f32 = 1.0;
 /// One patch per grass cell, jittered by up to this share of the cell each way.
 pub const PATCH_JITTER: f32 = 1.0 / 1.5;
 /// Elmos a grass cell covers.
@@ -108,13 +108,6 @@ impl GrassConfig {
         set(&mut s.custom, "grassConfig", LuaValue::Table(t));
     }
 
-    /// The patch size a grass byte gives (0: none): `min + byte / 254 x (max - min)`.
-    pub fn patch_size(&self, byte: u8) -> f32 {
-        if byte == 0 {
-            return 0.0;
-        }
-        self.min_size + byte as f32 / 254.0 * (self.max_size - self.min_size)
-    }
 }
 
 /// The patch sizes of bytes 0+ and 254 on a map.
@@ -159,8 +152,6 @@ mod tests {
         // the widget's other keys stay
         let t = s.custom.get_table("grassConfig").unwrap();
         assert_eq!(t.get_number("patchResolution"), Some(32.0));
-        assert_eq!(c2.patch_size(254), 2.0);
-        assert_eq!(c2.patch_size(0), 0.0);
         assert!(grass_map_warning(1).is_some() && grass_map_warning(200).is_none());
     }
 }

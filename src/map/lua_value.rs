@@ -118,7 +118,7 @@ impl LuaTable {
     }
 
     /// True when the keys are exactly 1..=n (a Lua sequence).
-    pub fn is_sequence(&self) -> bool {
+    fn is_sequence(&self) -> bool {
         self.entries
             .iter()
             .enumerate()
@@ -195,7 +195,7 @@ pub fn write_lua_value(out: &mut String, value: &LuaValue, indent: usize) {
 }
 
 /// A number in its shortest round-tripping form; integers without a fraction.
-pub fn write_lua_number(out: &mut String, n: f64) {
+fn write_lua_number(out: &mut String, n: f64) {
     if n.is_finite() && n == n.trunc() && n.abs() < 1e15 {
         let _ = write!(out, "{}", n as i64);
     } else if n.is_finite() {
@@ -210,7 +210,7 @@ pub fn write_lua_number(out: &mut String, n: f64) {
 }
 
 /// A double-quoted Lua string with escapes.
-pub fn write_lua_string(out: &mut String, s: &str) {
+fn write_lua_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -297,7 +297,7 @@ pub fn push_indent(out: &mut String, indent: usize) {
 impl LuaValue {
     /// The value as TOML: sequences become arrays, other tables become tables (integer keys
     /// written as their decimal text).
-    pub fn to_toml(&self) -> toml::Value {
+    fn to_toml(&self) -> toml::Value {
         match self {
             LuaValue::Bool(b) => toml::Value::Boolean(*b),
             LuaValue::Number(n) if *n == n.trunc() && n.abs() < 9.0e15 => {
@@ -313,7 +313,7 @@ impl LuaValue {
     }
 
     /// The value from TOML; dates become strings.
-    pub fn from_toml(v: &toml::Value) -> LuaValue {
+    fn from_toml(v: &toml::Value) -> LuaValue {
         match v {
             toml::Value::Boolean(b) => LuaValue::Bool(*b),
             toml::Value::Integer(i) => LuaValue::Number(*i as f64),
@@ -329,7 +329,7 @@ impl LuaValue {
 }
 
 impl LuaTable {
-    pub fn to_toml(&self) -> toml::Table {
+    fn to_toml(&self) -> toml::Table {
         let mut out = toml::Table::new();
         for (k, v) in self.iter() {
             let key = match k {
@@ -342,7 +342,7 @@ impl LuaTable {
     }
 
     /// From a TOML table; keys that are decimal integers become integer keys.
-    pub fn from_toml(t: &toml::Table) -> LuaTable {
+    fn from_toml(t: &toml::Table) -> LuaTable {
         let mut out = LuaTable::new();
         for (k, v) in t {
             let key = match k.parse::<i64>() {

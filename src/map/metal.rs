@@ -11,7 +11,7 @@ pub use super::bar::{MOHO_EXTRACTS_METAL, T1_EXTRACTS_METAL};
 pub const METAL_CELL_ELMOS: f32 = 16.0;
 /// A spot whose box is wider or taller than this many extractor radii makes BAR call the whole
 /// map a metal map (and show no spots).
-pub const METAL_MAP_SPAN_RADII: f32 = 6.0;
+const METAL_MAP_SPAN_RADII: f32 = 6.0;
 /// Spots of fewer cells are called phantoms: stray bytes, not a placed spot.
 pub const PHANTOM_SPOT_CELLS: usize = 4;
 
@@ -26,7 +26,7 @@ pub fn dome_profile(d: f32) -> f32 {
 }
 
 /// The byte a dome of `peak` centred at (x, z) elmos gives metal cell (i, j).
-pub fn dome_byte(
+fn dome_byte(
     x_elmos: f32,
     z_elmos: f32,
     radius_elmos: f32,

@@ -47,7 +47,7 @@ pub struct Feature {
 
 /// The colour each team is shown in (start markers in the view and on the minimap), in team
 /// order; [`team_colour`] repeats them.
-pub const TEAM_COLOURS: [[f32; 3]; 8] = [
+const TEAM_COLOURS: [[f32; 3]; 8] = [
     [0.95, 0.2, 0.15],
     [0.15, 0.45, 1.0],
     [0.2, 0.85, 0.25],
@@ -148,11 +148,6 @@ impl BundledFile {
     /// Whether it has no bytes.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// Whether its bytes are on disk rather than in memory.
-    pub fn is_spilled(&self) -> bool {
-        self.spill.is_some()
     }
 
     /// Its bytes (read from the scratch file when spilled).
@@ -308,7 +303,7 @@ impl Map {
 }
 
 /// The engine's height encoding: `word = round((h - min) * 65536 / (max - min))`, clamped.
-pub fn height_to_word(height_elmos: f32, min_elmos: f32, max_elmos: f32) -> u16 {
+fn height_to_word(height_elmos: f32, min_elmos: f32, max_elmos: f32) -> u16 {
     let range = (max_elmos as f64 - min_elmos as f64).max(f64::MIN_POSITIVE);
     let w = ((height_elmos as f64 - min_elmos as f64) * HEIGHT_WORD_DIVISOR / range).round();
     w.clamp(0.0, 65535.0) as u16

@@ -63,7 +63,7 @@ impl<const N: usize> LuaField for [f32; N] {
 
 /// An f32 as the f64 with the shortest decimal that reads back as the same f32, so `0.9f32`
 /// is written `0.9`, not `0.899999976158`.
-pub fn tidy_f32(v: f32) -> f64 {
+fn tidy_f32(v: f32) -> f64 {
     format!("{v}").parse().unwrap_or(v as f64)
 }
 
@@ -83,9 +83,6 @@ macro_rules! lua_settings {
         }
 
         impl $name {
-            /// (field name, Lua key) for every modelled key.
-            pub const KEYS: &'static [(&'static str, &'static str)] = &[$((stringify!($field), $lua)),*];
-
             /// The table as `mapinfo.lua` holds it: set fields, then the extra keys.
             pub fn to_lua(&self) -> LuaTable {
                 let mut t = LuaTable::new();

@@ -5,7 +5,7 @@ pub const ELMOS_PER_SQUARE: u32 = 8;
 /// Elmos per map unit (how map size is quoted: an "8x8 map").
 pub const ELMOS_PER_MAP_UNIT: u32 = 512;
 /// Squares per map unit.
-pub const SQUARES_PER_MAP_UNIT: u32 = 64;
+const SQUARES_PER_MAP_UNIT: u32 = 64;
 /// The largest side we accept, in map units. A 64-unit side is a 32768-texel texture.
 pub const MAX_MAP_UNITS: u32 = 64;
 

@@ -25,7 +25,7 @@ pub enum SymmetryMode {
 }
 
 /// The turn counts [`SymmetryMode::Rotate`] takes.
-pub const ROTATION_COPIES: [u8; 5] = [2, 3, 4, 6, 8];
+const ROTATION_COPIES: [u8; 5] = [2, 3, 4, 6, 8];
 
 impl SymmetryMode {
     /// Every mode, in the order the editor lists them.

@@ -53,9 +53,6 @@ impl GroundTexture {
     pub fn rgba_mut(&mut self) -> &mut [u8] {
         &mut self.rgba
     }
-    pub fn into_rgba(self) -> Vec<u8> {
-        self.rgba
-    }
     pub fn pixel(&self, x: usize, y: usize) -> [u8; 4] {
         let i = (y * self.width + x) * 4;
         [

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 use crate::map::Map;
 
 /// How often a changed map is autosaved.
-pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(180);
+const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(180);
 /// The folder under the config folder, and the file naming where the map came from.
 const AUTOSAVE_DIR: &str = "autosave";
 const ORIGIN_FILE: &str = "origin.txt";

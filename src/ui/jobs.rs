@@ -21,7 +21,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn set_stage(&self, stage: &str) {
+    fn set_stage(&self, stage: &str) {
         if let Ok(mut s) = self.stage.lock() {
             *s = stage.to_string();
         }
@@ -95,7 +95,7 @@ impl Source {
     }
 
     /// Whether it goes through an importer (the result is a new, unsaved map).
-    pub fn is_import(&self) -> bool {
+    fn is_import(&self) -> bool {
         matches!(self, Source::Import { .. })
     }
 }

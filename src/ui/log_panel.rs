@@ -66,10 +66,6 @@ impl LogPanel {
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
-    /// The newest warning or error, for the status bar.
-    pub fn last_problem(&self) -> Option<&Entry> {
-        self.entries.iter().rev().find(|e| e.level != Level::Info)
-    }
 
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {

@@ -13,7 +13,7 @@ pub struct MinimapPanel {
 const MINIMAP_TEXELS: usize = 256;
 
 /// A small RGBA picture of the ground texture, nearest-sampled (cheap even for 16384^2).
-pub fn minimap_image(map: &Map) -> egui::ColorImage {
+fn minimap_image(map: &Map) -> egui::ColorImage {
     let (tw, th) = (map.texture.width(), map.texture.height());
     let scale = (tw.max(th) as f32 / MINIMAP_TEXELS as f32).max(1.0);
     let (w, h) = (

@@ -91,7 +91,7 @@ impl EditorOptions {
 }
 
 /// The window options: the wgpu backend, with a device that has the adapter's real limits.
-pub fn native_options() -> eframe::NativeOptions {
+fn native_options() -> eframe::NativeOptions {
     let mut setup = egui_wgpu::WgpuSetupCreateNew::without_display_handle();
     setup.device_descriptor = Arc::new(crate::gpu::context::device_descriptor);
     eframe::NativeOptions {

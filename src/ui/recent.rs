@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 /// How many paths the list keeps.
-pub const MAX_RECENT: usize = 10;
+const MAX_RECENT: usize = 10;
 
 #[derive(Debug, Default)]
 pub struct RecentFiles {

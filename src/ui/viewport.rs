@@ -89,7 +89,7 @@ fn ground_at(map: &Map, x: f32, z: f32) -> f32 {
 }
 
 /// Where a ray first meets the ground of `map`, marching a square at a time then bisecting.
-pub fn pick_ground(map: &Map, origin: Vec3, dir: Vec3) -> Option<Vec3> {
+fn pick_ground(map: &Map, origin: Vec3, dir: Vec3) -> Option<Vec3> {
     let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
     let (lo, hi) = (
         map.settings.min_height_elmos - 1.0,

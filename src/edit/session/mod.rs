@@ -156,10 +156,6 @@ impl Session {
         &self.history
     }
 
-    pub fn set_history_budget(&mut self, bytes: usize) {
-        self.history = History::with_budget(bytes);
-    }
-
     /// Bumped on every change.
     pub fn revision(&self) -> u64 {
         self.revision

@@ -28,7 +28,7 @@ static PARAMS: &[ParamSpec] = &[ParamSpec {
 }];
 
 /// The byte a stroke paints: `value` when set, else the strength spread over 2..254.
-pub fn size_byte(settings: &ToolSettings) -> f32 {
+fn size_byte(settings: &ToolSettings) -> f32 {
     let v = settings.number("value");
     if v >= 2.0 {
         v.min(254.0).round()

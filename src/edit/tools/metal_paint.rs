@@ -7,7 +7,7 @@ use crate::edit::brush::{Brush, Falloff};
 use crate::edit::layer::LayerId;
 
 /// Bytes one paint dab adds at the centre at strength 1.
-pub const BYTES_PER_DAB: f32 = 32.0;
+const BYTES_PER_DAB: f32 = 32.0;
 
 pub struct MetalPaint {
     erase: bool,

@@ -5,7 +5,7 @@ use super::{KernelSpec, StrokeStart, Tool, ToolSetup};
 use crate::edit::kernel::CpuPass;
 
 /// Height one dab adds at the centre at strength 1.
-pub const MAX_ELMOS_PER_DAB: f32 = 16.0;
+const MAX_ELMOS_PER_DAB: f32 = 16.0;
 
 pub struct RaiseLower {
     lower: bool,

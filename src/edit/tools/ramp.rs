@@ -73,7 +73,7 @@ fn half_len_elmos(s: &StrokeStart) -> f32 {
 }
 
 /// The slope from A to B in degrees.
-pub fn slope_deg(s: &StrokeStart) -> f32 {
+fn slope_deg(s: &StrokeStart) -> f32 {
     let run = 2.0 * half_len_elmos(s);
     let rise = (s.end_height_elmos - s.start_height_elmos).abs();
     if run <= 0.0 {

@@ -43,17 +43,17 @@ impl ArchiveKind {
 pub use crate::map::BundledFile as ArchiveFile;
 
 /// More entries than any map has: a guard against hostile archives.
-pub const MAX_ARCHIVE_ENTRIES: usize = 100_000;
+const MAX_ARCHIVE_ENTRIES: usize = 100_000;
 /// The most bytes we unpack from one archive (a 32x32 map's tiles are about 170 MB).
-pub const MAX_ARCHIVE_BYTES: u64 = 4 << 30;
+const MAX_ARCHIVE_BYTES: u64 = 4 << 30;
 /// The most bytes one entry may unpack to (a 64x64 map's tiles, all distinct, are 0.7 GB).
 pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
 /// Entries (and archives) unpacking to more than this are held to [`MAX_PACK_RATIO`].
-pub const RATIO_CHECKED_BYTES: u64 = 64 << 20;
+const RATIO_CHECKED_BYTES: u64 = 64 << 20;
 /// The most an entry or archive may grow on unpacking: real maps' BC1 tiles pack to about
 /// 0.6 of their size and flat pictures to a few hundredths; a bomb of zeros packs a
 /// thousandfold.
-pub const MAX_PACK_RATIO: u64 = 200;
+const MAX_PACK_RATIO: u64 = 200;
 
 /// Every file of an archive, in memory.
 #[derive(Clone, Debug, Default)]
@@ -92,7 +92,7 @@ pub fn normalize_entry_path(name: &str, what: &str) -> Result<String, FormatErro
 }
 
 impl ArchiveContents {
-    pub fn from_files(mut files: Vec<ArchiveFile>) -> ArchiveContents {
+    fn from_files(mut files: Vec<ArchiveFile>) -> ArchiveContents {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         ArchiveContents { files }
     }

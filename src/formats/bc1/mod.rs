@@ -100,7 +100,7 @@ pub fn encode_bc1(rgba: &[u8], width: usize, height: usize, quality: Bc1Quality)
 }
 
 /// Decodes one 8-byte BC1 block into 16 RGBA texels (row-major), opaque as the engine draws it.
-pub fn decode_bc1_block(block: &[u8]) -> [[u8; 4]; 16] {
+fn decode_bc1_block(block: &[u8]) -> [[u8; 4]; 16] {
     let mut px = texpresso::Format::Bc1.decompress_block(block);
     for p in px.iter_mut() {
         p[3] = 255;
@@ -119,7 +119,7 @@ pub(crate) fn expand_565(c: u16) -> [u32; 3] {
 }
 
 /// Decodes one block with the palette's thirds rounded to nearest, as D3D's reference does.
-pub fn decode_bc1_block_rounded(block: &[u8]) -> [[u8; 4]; 16] {
+fn decode_bc1_block_rounded(block: &[u8]) -> [[u8; 4]; 16] {
     let c0 = u16::from_le_bytes([block[0], block[1]]);
     let c1 = u16::from_le_bytes([block[2], block[3]]);
     let (a, b) = (expand_565(c0), expand_565(c1));

@@ -26,7 +26,7 @@ use crate::map::{BundledFile, Grid, GroundTexture, Map, word_to_height};
 use schema::ProjectToml;
 
 pub const PROJECT_FILE: &str = "map.toml";
-pub const BUNDLED_DIR: &str = "archive";
+const BUNDLED_DIR: &str = "archive";
 /// Texture file names tried in order.
 const TEXTURE_FILES: [&str; 4] = ["texture.png", "texture.bmp", "texture.tga", "texture.jpg"];
 
@@ -365,7 +365,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), FormatError> {
 /// After a save was killed between its two renames, the project is beside its path as
 /// `NAME.old-PID` (and perhaps a finished `NAME.saving-PID`, which lacks nothing but the
 /// rename): puts the newest complete one back. Returns what it restored.
-pub fn recover_interrupted_save(dir: &Path) -> Option<std::path::PathBuf> {
+fn recover_interrupted_save(dir: &Path) -> Option<std::path::PathBuf> {
     if dir.exists() {
         return None;
     }

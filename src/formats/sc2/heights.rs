@@ -13,7 +13,7 @@ use crate::formats::bytes::ByteReader;
 use crate::map::Grid;
 
 /// Decoded heights are clamped to +-this many world units (real maps stay within -16..64).
-pub const MAX_ABS_HEIGHT: f32 = 256.0;
+const MAX_ABS_HEIGHT: f32 = 256.0;
 
 /// `t3Terrain.xml`'s facts the importer uses.
 #[derive(Clone, Debug, PartialEq)]

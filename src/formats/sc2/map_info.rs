@@ -52,7 +52,7 @@ pub struct MapInfo {
 }
 
 /// The largest map side SC2 allows, in cells.
-pub const MAX_SC2_CELLS: u32 = 256;
+const MAX_SC2_CELLS: u32 = 256;
 
 /// The longest string `MapInfo` holds that we read (names of tilesets and fog settings).
 const MAX_STRING_BYTES: usize = 4096;

@@ -235,7 +235,7 @@ pub(super) fn read_at<R: Read + Seek>(r: &mut R, pos: u64, len: usize) -> std::i
 }
 
 /// Checks the MPQ header and every table it points to against `file_len`, the bytes there are.
-pub fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderFacts, CheckError> {
+fn check_archive<R: Read + Seek>(r: &mut R, file_len: u64) -> Result<HeaderFacts, CheckError> {
     if file_len < 32 {
         return bad(format!(
             "only {file_len} bytes: too short for an MPQ header"

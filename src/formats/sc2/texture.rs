@@ -20,7 +20,7 @@ use crate::formats::bytes::ByteReader;
 use crate::map::Grid;
 
 /// Material words in texture names and their colours (sRGB).
-pub const MATERIALS: &[(&str, [u8; 3])] = &[
+const MATERIALS: &[(&str, [u8; 3])] = &[
     ("snow", [228, 232, 238]),
     ("ice", [180, 200, 216]),
     ("sand", [194, 174, 128]),
@@ -47,7 +47,7 @@ pub const MATERIALS: &[(&str, [u8; 3])] = &[
 
 /// Tileset name prefixes (lower case) and four ground colours each: main ground, second ground,
 /// rock, accent. The last entry is the fallback for tilesets not listed.
-pub const TILESETS: &[(&str, [[u8; 3]; 4])] = &[
+const TILESETS: &[(&str, [[u8; 3]; 4])] = &[
     (
         "shakuras",
         [

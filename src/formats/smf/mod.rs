@@ -20,7 +20,7 @@ pub const MAX_FEATURE_NAME_CHARS: usize = 31;
 /// The engine's fixed feature-type table size.
 pub const MAX_FEATURE_TYPES: usize = 16_384;
 /// Heading units per full turn (`SPRING_CIRCLE_DIVS`): the file's "rotation" is cast to a short.
-pub const HEADING_UNITS_PER_TURN: f32 = 65536.0;
+const HEADING_UNITS_PER_TURN: f32 = 65536.0;
 
 /// The 17 built-in feature types maps list first, so every map numbers them alike.
 pub fn builtin_feature_types() -> Vec<String> {

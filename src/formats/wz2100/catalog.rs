@@ -69,7 +69,7 @@ impl MapEntry {
 }
 
 /// `4c-rush` -> 4.
-pub fn players_from_folder(folder: &str) -> Option<u32> {
+fn players_from_folder(folder: &str) -> Option<u32> {
     let (n, rest) = folder.split_once('c')?;
     (rest.starts_with('-') && !n.is_empty())
         .then(|| n.parse().ok())

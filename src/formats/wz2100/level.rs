@@ -30,7 +30,7 @@ impl Tileset {
     }
 
     /// From a `level.json` `"tileset"` value.
-    pub fn from_name(s: &str) -> Option<Tileset> {
+    fn from_name(s: &str) -> Option<Tileset> {
         match s.trim().to_ascii_lowercase().as_str() {
             "arizona" => Some(Tileset::Arizona),
             "urban" => Some(Tileset::Urban),
@@ -41,7 +41,7 @@ impl Tileset {
 
     /// From a `.lev` `dataset` (`MULTI_CAM_1`, `MULTI_T2_C2`, `CAM_3`, ...): the campaign number
     /// picks the tileset.
-    pub fn from_dataset(s: &str) -> Option<Tileset> {
+    fn from_dataset(s: &str) -> Option<Tileset> {
         let s = s.trim().to_ascii_uppercase();
         let last = s.chars().last()?;
         let campaign_like = s.contains("CAM_") || s.contains("_C");

@@ -8,15 +8,17 @@ use crate::formats::bytes::ByteReader;
 /// World units per tile, and the unit heights are measured in.
 pub const WORLD_UNITS_PER_TILE: u32 = 128;
 /// The largest side Warzone 2100 itself accepts (`MAP_MAXWIDTH`).
-pub const MAX_SIDE_TILES: u32 = 256;
+const MAX_SIDE_TILES: u32 = 256;
 /// Height byte to world units for versions up to 39 (`ELEVATION_SCALE`).
-pub const ELEVATION_SCALE: u16 = 2;
+const ELEVATION_SCALE: u16 = 2;
 /// The highest tile height the game accepts in version 40 (`TILE_MAX_HEIGHT`).
-pub const TILE_MAX_HEIGHT: u16 = 255 * 64;
+const TILE_MAX_HEIGHT: u16 = 255 * 64;
 
 /// One tile: its packed texture field and the height of its top-left corner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MapTile {
+    /// Tile number (bits 0-8), triangle flip (0x0800: which diagonal the game's renderer splits
+    /// the tile on; not needed here), rotation (0x3000), y flip (0x4000), x flip (0x8000).
     pub texture: u16,
     /// World units (128 per tile).
     pub height: u16,
@@ -36,10 +38,6 @@ impl MapTile {
     /// Clockwise quarter turns, 0..=3.
     pub fn rotation(self) -> u8 {
         ((self.texture & 0x3000) >> 12) as u8
-    }
-    /// Which diagonal splits the tile into triangles (only the game's renderer uses it).
-    pub fn triangle_flip(self) -> bool {
-        self.texture & 0x0800 != 0
     }
 }
 
@@ -274,7 +272,7 @@ mod tests {
             height: 0,
         };
         assert_eq!(t.tile_number(), 511);
-        assert!(t.x_flip() && t.y_flip() && t.triangle_flip());
+        assert!(t.x_flip() && t.y_flip());
         assert_eq!(t.rotation(), 2);
     }
 

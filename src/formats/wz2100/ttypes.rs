@@ -8,9 +8,9 @@ pub const TER_SAND: u8 = 0;
 pub const TER_WATER: u8 = 7;
 pub const TER_CLIFFFACE: u8 = 8;
 /// How many terrain types the game knows (`TER_MAX`).
-pub const TER_MAX: u8 = 12;
+const TER_MAX: u8 = 12;
 /// The most tile numbers a tileset can have (`MAX_TERRAIN_TILES`, the 9-bit tile field).
-pub const MAX_TILE_TYPES: u32 = 512;
+const MAX_TILE_TYPES: u32 = 512;
 
 /// The terrain type names, indexed by type.
 pub const TERRAIN_NAMES: [&str; TER_MAX as usize] = [

@@ -24,11 +24,11 @@ use crate::map::{Grid, MapSize};
 /// Patches closer than this (cells) belong to one line.
 pub const LINE_LINK_CELLS: f32 = 3.5;
 /// Spots in a line are at least this far apart (elmos).
-pub const MIN_SPOT_SPACING_ELMOS: f32 = 144.0;
+const MIN_SPOT_SPACING_ELMOS: f32 = 144.0;
 /// The dome radius in metal cells (16 elmos each).
 pub const SPOT_RADIUS_CELLS: f32 = 3.0;
-pub const STANDARD_PEAK: u8 = 128;
-pub const RICH_PEAK: u8 = 255;
+const STANDARD_PEAK: u8 = 128;
+const RICH_PEAK: u8 = 255;
 /// What a standard spot yields to a T1 extractor, metal per second.
 pub const STANDARD_SPOT_METAL_PER_S: f32 = 2.0;
 pub use crate::map::bar::EXTRACTOR_RADIUS_ELMOS;

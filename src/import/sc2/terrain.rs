@@ -37,20 +37,20 @@ use super::frame::Frame;
 use crate::formats::sc2::heights::CliffCell;
 
 /// Two SC2 vertices more than this apart in height (world units) are on different surfaces.
-pub const SURFACE_GAP: f32 = 1.0;
+const SURFACE_GAP: f32 = 1.0;
 /// Ramp relaxation links neighbours whose intended heights differ by at most this plus 0.1
 /// (world units): a ramp cell's quarter-level steps link, half a level at a ramp's side does not.
-pub const RAMP_LINK: f32 = 0.5;
+const RAMP_LINK: f32 = 0.5;
 /// A cliff-edge SC2 vertex further than this (world units) from its level's height is put on it.
-pub const CLIFF_BASE_TOLERANCE: f32 = 0.25;
+const CLIFF_BASE_TOLERANCE: f32 = 0.25;
 /// Chasm floor depth below the lowest land level, in SC2 world units.
-pub const CHASM_DEPTH_UNITS: f32 = 8.0;
+const CHASM_DEPTH_UNITS: f32 = 8.0;
 /// A pit's floor height in elmos (dry: above the water line at 0).
-pub const PIT_FLOOR_ELMOS: f32 = 16.0;
+const PIT_FLOOR_ELMOS: f32 = 16.0;
 /// The lowest land level's height in elmos when the floor is sea or there is no chasm.
-pub const SHORE_ELMOS: f32 = 32.0;
+const SHORE_ELMOS: f32 = 32.0;
 /// No land is put lower than this.
-pub const MIN_LAND_ELMOS: f32 = 4.0;
+const MIN_LAND_ELMOS: f32 = 4.0;
 /// Most Gauss-Seidel sweeps over a ramp region.
 const MAX_RELAX_SWEEPS: usize = 4000;
 
@@ -93,7 +93,7 @@ pub struct Terrain {
 }
 
 /// The height of an SC2 cliff level in world units (level 1 at 8, each level 2 more).
-pub fn level_height(level: u8) -> f32 {
+fn level_height(level: u8) -> f32 {
     8.0 + 2.0 * (level as f32 - 1.0)
 }
 

@@ -12,7 +12,7 @@ use crate::formats::wz2100::catalog::MapEntry;
 use crate::formats::wz2100::level::Tileset;
 use crate::formats::wz2100::objects::{self, ObjectKind, ObjectList, Owner};
 use crate::formats::wz2100::source::Source;
-use crate::formats::wz2100::ttypes::{TER_CLIFFFACE, TER_WATER, TERRAIN_NAMES};
+use crate::formats::wz2100::ttypes::{TER_CLIFFFACE, TER_SAND, TER_WATER, TERRAIN_NAMES};
 use crate::formats::wz2100::{gam, map_file, ttypes};
 use crate::formats::{FormatError, ImportReport};
 use crate::import::ImportProgress;
@@ -79,7 +79,7 @@ pub fn convert(
         .map(|t| {
             tt.type_of(t.tile_number()).unwrap_or_else(|| {
                 unknown_types.insert(t.tile_number());
-                0
+                TER_SAND
             })
         })
         .collect();

@@ -7,8 +7,8 @@ use crate::map::{ELMOS_PER_MAP_UNIT, ELMOS_PER_SQUARE, MapSize};
 use crate::formats::wz2100::map_file::WORLD_UNITS_PER_TILE;
 
 /// The smallest and largest scale we accept.
-pub const MIN_TILE_ELMOS: u32 = 16;
-pub const MAX_TILE_ELMOS: u32 = 256;
+const MIN_TILE_ELMOS: u32 = 16;
+const MAX_TILE_ELMOS: u32 = 256;
 
 /// The placement of a `width_tiles` x `height_tiles` Warzone map on a Spring map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -114,7 +114,7 @@ pub fn import_with_progress(
 
 /// Finds `base.wz`: beside the source (or inside it, for a game data folder), then in the
 /// system's game data.
-pub fn find_base_wz(source: &Path) -> Option<PathBuf> {
+fn find_base_wz(source: &Path) -> Option<PathBuf> {
     let mut candidates = Vec::new();
     if source.is_dir() {
         candidates.push(source.join("base.wz"));

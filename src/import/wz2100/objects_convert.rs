@@ -44,7 +44,7 @@ const DERRICK: &str = "A0ResourceExtractor";
 const OIL: &str = "OilResource";
 
 /// The BAR feature for a Warzone feature, or `None` when BAR has none.
-pub fn bar_feature(name: &str, tileset: Tileset) -> Option<String> {
+fn bar_feature(name: &str, tileset: Tileset) -> Option<String> {
     let lower = name.to_ascii_lowercase();
     let num = |prefix: &str| -> Option<u32> { lower.strip_prefix(prefix)?.parse().ok() };
     if let Some(n) = num("treesnow") {

@@ -31,9 +31,9 @@ pub const SEA_DEPTH_ELMOS: f32 = 48.0;
 /// The slope (1 - normal.y) cliff faces reach at least.
 pub const CLIFF_SLOPE: f32 = 0.6;
 /// The same as a gradient (rise over run): tan(acos(1 - CLIFF_SLOPE)).
-pub const CLIFF_GRADIENT: f32 = 2.291_288;
+const CLIFF_GRADIENT: f32 = 2.291_288;
 /// The narrowest band a cliff face is squeezed into, so the engine's 16-elmo slope cells see it.
-pub const CLIFF_MIN_BAND_ELMOS: f32 = 24.0;
+const CLIFF_MIN_BAND_ELMOS: f32 = 24.0;
 pub use crate::map::bar::{
     BOT_MAX_SLOPE as BAR_BOT_MAX_SLOPE, TANK_MAX_SLOPE as BAR_TANK_MAX_SLOPE,
 };

@@ -101,7 +101,7 @@ fn decode(bytes: &[u8]) -> Result<image::RgbaImage, String> {
 
 /// Where texel (i, j) of a ground tile takes its colour from in the tile's art: the game flips
 /// in x, then in y, then turns clockwise by quarter turns.
-pub fn art_texel(tile: MapTile, i: usize, j: usize, n: usize) -> (usize, usize) {
+fn art_texel(tile: MapTile, i: usize, j: usize, n: usize) -> (usize, usize) {
     // the art corners seen at the ground's top-left, top-right, bottom-right, bottom-left
     let mut c = [(0i64, 0i64), (1, 0), (1, 1), (0, 1)];
     if tile.x_flip() {
