@@ -371,12 +371,7 @@ pub fn falloff_curve(code: u32, d: f32) -> f32 {
 }
 
 /// The prelude's `dab_weight`.
-fn dab_weight(
-    params: &KernelParams,
-    mask: Option<&Grid<f32>>,
-    dab: &GpuDab,
-    p: [f32; 2],
-) -> f32 {
+fn dab_weight(params: &KernelParams, mask: Option<&Grid<f32>>, dab: &GpuDab, p: [f32; 2]) -> f32 {
     let l = dab.local(p);
     let d = if params.shape == 0 {
         (l[0] * l[0] + l[1] * l[1]).sqrt()

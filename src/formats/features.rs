@@ -132,7 +132,7 @@ fn newest_package(data_dir: &Path) -> Option<PathBuf> {
 
 /// One rapid package entry: a file's path and the MD5 that names it in the pool.
 #[derive(Debug, PartialEq)]
-pub struct RapidEntry {
+struct RapidEntry {
     pub path: String,
     pub md5: [u8; 16],
 }

@@ -74,7 +74,7 @@ pub enum SettingKind {
 pub struct Settings(BTreeMap<String, SettingValue>);
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum SettingValue {
+enum SettingValue {
     Number(f32),
     Word(String),
 }

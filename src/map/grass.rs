@@ -107,7 +107,6 @@ impl GrassConfig {
         // replace whatever case the key had
         set(&mut s.custom, "grassConfig", LuaValue::Table(t));
     }
-
 }
 
 /// The patch sizes of bytes 0+ and 254 on a map.

@@ -26,14 +26,7 @@ pub fn dome_profile(d: f32) -> f32 {
 }
 
 /// The byte a dome of `peak` centred at (x, z) elmos gives metal cell (i, j).
-fn dome_byte(
-    x_elmos: f32,
-    z_elmos: f32,
-    radius_elmos: f32,
-    peak: f32,
-    i: usize,
-    j: usize,
-) -> u8 {
+fn dome_byte(x_elmos: f32, z_elmos: f32, radius_elmos: f32, peak: f32, i: usize, j: usize) -> u8 {
     let cx = (i as f32 + 0.5) * METAL_CELL_ELMOS;
     let cz = (j as f32 + 0.5) * METAL_CELL_ELMOS;
     let (dx, dz) = (cx - x_elmos, cz - z_elmos);

@@ -25,9 +25,9 @@ pub use texture::GroundTexture;
 /// Heights in elmos on the (mapx + 1) x (mapy + 1) vertex grid.
 pub type HeightGrid = Grid<f32>;
 /// Metal bytes at (mapx / 2) x (mapy / 2); metal = byte x `max_metal`.
-pub type MetalMap = Grid<u8>;
+type MetalMap = Grid<u8>;
 /// Terrain type indices at (mapx / 2) x (mapy / 2), into `MapSettings::terrain_types`.
-pub type TypeMap = Grid<u8>;
+type TypeMap = Grid<u8>;
 /// Grass patch sizes at (mapx / 4) x (mapy / 4); 0 is none, 255 is reserved.
 pub type GrassMap = Grid<u8>;
 
@@ -85,7 +85,7 @@ pub struct BundledFile {
 
 /// A bundled file's bytes in a scratch file, removed when the last copy of the map drops it.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Spill {
+struct Spill {
     path: std::path::PathBuf,
     len: u64,
 }

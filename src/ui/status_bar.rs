@@ -7,7 +7,7 @@ use crate::map::Map;
 
 /// What the layers hold at one ground point.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GroundProbe {
+struct GroundProbe {
     pub x_elmos: f32,
     pub z_elmos: f32,
     pub height_elmos: f32,

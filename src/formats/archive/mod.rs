@@ -446,7 +446,7 @@ fn sd7_options(data: &[u8], threads: u32) -> sevenz_rust2::encoder_options::Lzma
 }
 
 /// Reports packing progress in bytes; returns false to cancel.
-pub type PackProgress<'a> = dyn FnMut(u64, u64) -> bool + 'a;
+type PackProgress<'a> = dyn FnMut(u64, u64) -> bool + 'a;
 
 /// The marker inside the I/O error a cancelled pack fails with. (Not `Interrupted`: `io::copy`
 /// retries those forever.)

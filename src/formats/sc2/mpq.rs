@@ -38,7 +38,7 @@ const USERDATA_MAGIC: &[u8; 4] = b"MPQ\x1b";
 /// Where the header's tables are, as our own reading of it found them (all offsets from the
 /// start of the file).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HeaderFacts {
+struct HeaderFacts {
     /// Where the MPQ header starts in the file.
     pub archive_offset: u64,
     pub format_version: u16,
@@ -51,7 +51,7 @@ pub struct HeaderFacts {
 
 /// One table's place and on-disk size in the file.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TableExtent {
+struct TableExtent {
     pub pos: u64,
     pub size: u64,
 }
