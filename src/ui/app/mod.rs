@@ -804,7 +804,12 @@ impl eframe::App for EditorApp {
                     ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                     ui.centered_and_justified(|ui| {
                         if let Some(j) = &self.job {
-                            ui.label(format!("{} … {}", j.label, j.progress.stage()));
+                            let percent = j
+                                .progress
+                                .fraction()
+                                .map(|f| format!(" {:.0}%", f * 100.0))
+                                .unwrap_or_default();
+                            ui.label(format!("{} … {}{percent}", j.label, j.progress.stage()));
                         } else if self.gpu.is_none() {
                             ui.label("No GPU device: the 3D view is off.");
                         } else {
