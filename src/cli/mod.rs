@@ -4,8 +4,7 @@
 mod compile;
 mod decompile;
 mod edit;
-mod import_sc2;
-mod import_wz2100;
+mod import;
 mod info;
 pub mod lint;
 pub mod render;
@@ -36,53 +35,48 @@ enum Command {
     Edit(edit::EditArgs),
     /// Show what a map or project holds: size, heights, metal, tiles, features, teams, warnings.
     Info(info::InfoArgs),
-    /// Import another game's map into a Groundwork project folder.
-    Import {
-        #[command(subcommand)]
-        source: ImportSource,
-    },
     /// List every known way a map goes silently wrong, with the fix (exit code 1 on errors).
     Lint(lint::LintArgs),
     /// Draw a map offscreen (no window) and write a PNG.
     Render(render::RenderArgs),
 }
 
-#[derive(Subcommand, Debug)]
-enum ImportSource {
-    /// A Warzone 2100 skirmish map (.wz archive, a folder holding multiplay/maps/, or a map folder).
-    Wz2100(import_wz2100::Wz2100Args),
-    /// A StarCraft II map (.SC2Map).
-    Sc2(import_sc2::Sc2Args),
+/// The whole command line: the derived commands, and `import` built from the importers.
+fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().subcommand(import::command())
 }
 
 /// Whether `name` is one of the subcommands (the editor leaves those to the CLI).
 pub fn is_subcommand(name: &str) -> bool {
-    use clap::CommandFactory;
-    Cli::command()
-        .get_subcommands()
-        .any(|c| c.get_name() == name)
+    command().get_subcommands().any(|c| c.get_name() == name)
 }
 
 /// Runs the command line; returns the process exit code.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    use clap::FromArgMatches;
+    let matches = command().get_matches();
+    if let Some(("import", m)) = matches.subcommand() {
+        return exit_code(import::run(m));
+    }
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
+            let _ = command().print_help();
             return 0;
         }
         Some(Command::Compile(a)) => compile::run(a),
         Some(Command::Decompile(a)) => decompile::run(a),
         Some(Command::Edit(a)) => edit::run(a),
         Some(Command::Info(a)) => info::run(a),
-        Some(Command::Import { source }) => match source {
-            ImportSource::Wz2100(a) => import_wz2100::run(a),
-            ImportSource::Sc2(a) => import_sc2::run(a),
-        },
         Some(Command::Lint(a)) => lint::run(a),
         Some(Command::Render(a)) => render::run(a),
     };
+    exit_code(result)
+}
+
+/// 0, or the error's one line and 1.
+fn exit_code(result: Result<(), String>) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {

@@ -51,6 +51,32 @@ pub struct SettingSpec {
     pub kind: SettingKind,
 }
 
+impl SettingSpec {
+    /// The help with the range and the default, for a flag's help and a control's tooltip.
+    pub fn described(&self) -> String {
+        match self.kind {
+            SettingKind::Number {
+                min,
+                max,
+                default,
+                suffix,
+                ..
+            } => format!("{} ({min} to {max}{suffix}; default {default})", self.help),
+            SettingKind::Choice { options, default } => format!(
+                "{} ({}; default {})",
+                self.help,
+                options
+                    .iter()
+                    .map(|(w, label)| format!("{w}: {label}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                options.get(default).map_or("", |o| o.0)
+            ),
+            SettingKind::Path => self.help.to_string(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SettingKind {
     Number {

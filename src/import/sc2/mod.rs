@@ -331,7 +331,7 @@ const SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         key: "cell_elmos",
         label: "per cell",
-        help: "Default 32. Bigger cells make a bigger map; it must fit in 64 x 64 map units.",
+        help: "Bigger cells make a bigger map; it must fit in 64 x 64 map units.",
         kind: SettingKind::Number {
             min: 8.0,
             max: 256.0,
@@ -346,7 +346,7 @@ const SETTINGS: &[SettingSpec] = &[
         help: "Multiplies heights (1: one SC2 unit up is one cell across).",
         kind: SettingKind::Number {
             min: 0.25,
-            max: 4.0,
+            max: 16.0,
             step: 0.0,
             default: 1.0,
             suffix: "x",

@@ -165,7 +165,7 @@ const SETTINGS: &[SettingSpec] = &[
     SettingSpec {
         key: "tile_elmos",
         label: "per tile",
-        help: "Default 64. Bigger tiles make a bigger map; it must fit in 64 x 64 map units.",
+        help: "Bigger tiles make a bigger map; it must fit in 64 x 64 map units.",
         kind: SettingKind::Number {
             min: 16.0,
             max: 256.0,
@@ -180,7 +180,7 @@ const SETTINGS: &[SettingSpec] = &[
         help: "An extra factor on heights, after the tile scale.",
         kind: SettingKind::Number {
             min: 0.25,
-            max: 4.0,
+            max: 16.0,
             step: 0.0,
             default: 1.0,
             suffix: "x",

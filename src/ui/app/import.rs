@@ -58,7 +58,11 @@ fn settings_ui(ui: &mut egui::Ui, importer: &dyn Importer, settings: &mut Settin
                 if step > 0.0 {
                     slider = slider.step_by(step as f64);
                 }
-                if ui.add(slider).on_hover_text(spec.help).changed() {
+                // a wide range of factors reads best on a log scale (1 in the middle)
+                if min > 0.0 && max / min >= 16.0 {
+                    slider = slider.logarithmic(true);
+                }
+                if ui.add(slider).on_hover_text(spec.described()).changed() {
                     settings.set_number(spec.key, v);
                 }
             }
@@ -66,7 +70,7 @@ fn settings_ui(ui: &mut egui::Ui, importer: &dyn Importer, settings: &mut Settin
                 let current = settings.word(specs, spec.key);
                 let mut picked = None;
                 ui.horizontal(|ui| {
-                    ui.label(spec.label).on_hover_text(spec.help);
+                    ui.label(spec.label).on_hover_text(spec.described());
                     for (w, label) in options {
                         if ui.radio(current == *w, *label).clicked() {
                             picked = Some(*w);
