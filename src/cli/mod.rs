@@ -104,22 +104,22 @@ pub fn import_and_save(
     out: &std::path::Path,
 ) -> Result<(), String> {
     // each stage on its own line once it ends, with the seconds it took
-    let mut stage_now: Option<(String, std::time::Instant)> = None;
-    let mut end_stage = |next: Option<&str>| {
-        if let Some((stage, t0)) = stage_now.take() {
-            eprintln!("{stage}: {:.2} s", t0.elapsed().as_secs_f64());
-        }
-        stage_now = next.map(|s| (s.to_string(), std::time::Instant::now()));
+    let ended = |(stage, t0): (String, std::time::Instant)| {
+        eprintln!("{stage}: {:.2} s", t0.elapsed().as_secs_f64());
     };
-    let mut stage_name = String::new();
+    let mut stage_now: Option<(String, std::time::Instant)> = None;
     let mut progress = |stage: &str, _done: u64, _total: u64| {
-        if stage != stage_name {
-            stage_name = stage.to_string();
-            end_stage(Some(stage));
+        if stage_now.as_ref().is_none_or(|(s, _)| s != stage) {
+            let next = (stage.to_string(), std::time::Instant::now());
+            if let Some(done) = stage_now.replace(next) {
+                ended(done);
+            }
         }
     };
     let imported = importer.import(source, name, settings, &mut progress);
-    end_stage(None);
+    if let Some(done) = stage_now {
+        ended(done);
+    }
     let (map, report) = imported.map_err(|e| e.to_string())?;
     eprintln!("saving the project to {} ...", out.display());
     crate::formats::save_project(&map, out).map_err(|e| e.to_string())?;

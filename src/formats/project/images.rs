@@ -279,8 +279,7 @@ fn read_plain_bmp(
     why: &str,
 ) -> Result<Option<Vec<u8>>, FormatError> {
     use std::io::{Read, SeekFrom};
-    let path = file.path.clone();
-    let path = path.as_path();
+    let path = file.path.as_path();
     let f = &mut file.reader;
     let mut head = [0u8; 54];
     if f.read_exact(&mut head).is_err() || &head[..2] != b"BM" {

@@ -62,12 +62,11 @@ pub fn parse_binary(bytes: &[u8]) -> Result<GamInfo, FormatError> {
     if big_endian {
         version = version.swap_bytes();
     }
+    r.skip(8, "game time and game type")?;
     let mut word = |field: &str| {
         r.u32(field)
             .map(|v| if big_endian { v.swap_bytes() } else { v })
     };
-    let _game_time = word("game time")?;
-    let _game_type = word("game type")?;
     Ok(GamInfo {
         version,
         scroll_min_x: word("scroll min x")? as i32,
