@@ -98,6 +98,24 @@ fn installed_sources() -> &'static [(&'static str, InstalledSource)] {
     })
 }
 
+/// Every registered importer's file extensions, each also in lower case (some dialogs match
+/// case-sensitively), for the Open dialog's "Maps to import" filter.
+pub(super) fn import_extensions() -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for importer in crate::import::IMPORTERS {
+        for (_, extensions) in importer.file_kinds() {
+            for e in extensions.iter() {
+                for e in [e.to_string(), e.to_ascii_lowercase()] {
+                    if !out.contains(&e) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 impl EditorApp {
     pub(super) fn import_menu(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         for (n, importer) in crate::import::IMPORTERS.iter().enumerate() {

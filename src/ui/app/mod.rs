@@ -322,7 +322,7 @@ impl EditorApp {
                     DialogKind::OpenFile => rfd::FileDialog::new()
                         .set_title("Open a map")
                         .add_filter("Spring maps", &["sd7", "sdz", "smf"])
-                        .add_filter("Maps to import", &import_extensions())
+                        .add_filter("Maps to import", &import::import_extensions())
                         .pick_file(),
                     DialogKind::OpenFolder => rfd::FileDialog::new()
                         .set_title("Open a project folder or an .sdd")
@@ -834,22 +834,4 @@ impl eframe::App for EditorApp {
             self.title = title;
         }
     }
-}
-
-/// Every registered importer's file extensions, each also in lower case (some dialogs match
-/// case-sensitively), for the Open dialog's "Maps to import" filter.
-fn import_extensions() -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for importer in crate::import::IMPORTERS {
-        for (_, extensions) in importer.file_kinds() {
-            for e in extensions.iter() {
-                for e in [e.to_string(), e.to_ascii_lowercase()] {
-                    if !out.contains(&e) {
-                        out.push(e);
-                    }
-                }
-            }
-        }
-    }
-    out
 }
