@@ -55,6 +55,17 @@ fn main() {
     println!("{} seeds in {}", seeds.count, seeds.out.display());
 }
 
+/// `smf` claiming 2^31 - 1 tiles, in numTiles and in its one tile file's count: a reader that
+/// makes room for the claim before checking the tile file aborts on it.
+fn huge_tile_count(smf: &[u8]) -> Vec<u8> {
+    let mut b = smf.to_vec();
+    let tiles_at = i32::from_le_bytes(b[60..64].try_into().unwrap()) as usize;
+    for at in [tiles_at + 4, tiles_at + 8] {
+        b[at..at + 4].copy_from_slice(&i32::MAX.to_le_bytes());
+    }
+    b
+}
+
 /// A 2 x 2 map with metal and grass, compiled to every container, and its project.
 fn own_maps(seeds: &mut Seeds) {
     let mut map = relief_map(MapSize::new(2, 2).unwrap(), 7, "Seed");
@@ -63,6 +74,11 @@ fn own_maps(seeds: &mut Seeds) {
     let options = CompileOptions::default();
     let files = build_map_files(&map, &options, &Progress::none()).expect("the seed compiles");
     seeds.put("smf", "seed.smf", &files.smf);
+    seeds.put(
+        "smf",
+        "seed_huge_tile_count.smf",
+        &huge_tile_count(&files.smf),
+    );
     seeds.put("smt", "seed.smt", &files.smt);
     seeds.put("mapinfo", "seed_mapinfo.lua", files.mapinfo.as_bytes());
     let tmp = std::env::temp_dir().join(format!("groundwork-seeds-{}", std::process::id()));

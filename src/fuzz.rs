@@ -34,12 +34,13 @@ pub fn target(name: &str) -> Option<Target> {
     TARGETS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
-/// A `.smf` on its own.
+/// A `.smf` opened as a map, every tile file it lists a small real `.smt` of 16 tiles: the
+/// heights, layers, minimap and features, and the tile path, so the tile counts it claims meet
+/// tile files (reading the `.smf` alone never reached them).
 pub fn smf(data: &[u8]) {
-    if let Ok(smf) = crate::formats::smf::read_smf(data, "fuzz.smf") {
-        // every part the editor reads back from a parsed file
-        let _ = crate::formats::minimap::decode_minimap(&smf.minimap);
-    }
+    let mut smt = crate::formats::smt::smt_header(16);
+    smt.resize(smt.len() + 16 * crate::formats::smt::SMT_TILE_BYTES, 0x55);
+    let _ = crate::formats::map_reader::read_smf_with_tiles(data, &smt);
 }
 
 /// A `.smt` on its own, every tile decoded.

@@ -215,3 +215,122 @@ fn bad_cli_use_is_one_line() {
     ]);
     assert!(!ok && stderr.lines().count() == 1, "{stderr}");
 }
+
+/// Runs `groundwork ARGS` and gives (exit code, stdout, stderr); a panic or an abort fails.
+fn run_code(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_groundwork"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("memory allocation"),
+        "{args:?}: {stderr}"
+    );
+    (out.status.code(), stdout, stderr)
+}
+
+#[test]
+fn tile_counts_far_beyond_the_tile_file_are_refused_without_reserving_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let sdd = valid_sdd(dir.path(), "huge.sdd");
+    let smf = smf_in(&sdd);
+    let mut b = std::fs::read(&smf).unwrap();
+    let tp = i32::from_le_bytes(b[60..64].try_into().unwrap()) as usize;
+    // numTiles and the one tile file's count, both 2^31 - 1: the .smt holds 1 tile
+    patch(&mut b, tp + 4, i32::MAX);
+    patch(&mut b, tp + 8, i32::MAX);
+    std::fs::write(&smf, &b).unwrap();
+    let (code, stdout, _) = run_code(&["info".as_ref(), sdd.as_os_str()]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("but the map uses 2147483647"), "{stdout}");
+    let (code, _, stderr) = run_code(&["lint".as_ref(), sdd.as_os_str()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error[tile-file-unreadable]") && stderr.contains("2147483647"),
+        "{stderr}"
+    );
+    let out = dir.path().join("back");
+    let (code, _, stderr) = run_code(&[
+        "decompile".as_ref(),
+        sdd.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+#[test]
+fn the_lint_calls_a_missing_bad_or_short_tile_file_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let sdd = valid_sdd(dir.path(), "lint.sdd");
+    let (code, _, stderr) = run_code(&["lint".as_ref(), sdd.as_os_str()]);
+    assert_eq!(code, Some(0), "the whole map: {stderr}");
+    let smt = std::fs::read_dir(sdd.join("maps"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "smt"))
+        .unwrap();
+    let good = std::fs::read(&smt).unwrap();
+    let name = smt.file_name().unwrap().to_string_lossy().into_owned();
+    let mut bad_magic = good.clone();
+    bad_magic[14] = b'X';
+    let cases: [(&str, Option<Vec<u8>>, String); 3] = [
+        ("missing", None, format!("{name} is missing")),
+        (
+            "bad magic",
+            Some(bad_magic),
+            "not a Spring tile file".into(),
+        ),
+        (
+            "truncated",
+            Some(good[..good.len() - 100].to_vec()),
+            "tiles, but the map uses".into(),
+        ),
+    ];
+    for (case, bytes, want) in cases {
+        match &bytes {
+            Some(b) => std::fs::write(&smt, b).unwrap(),
+            None => std::fs::remove_file(&smt).unwrap(),
+        }
+        let (code, _, stderr) = run_code(&["lint".as_ref(), sdd.as_os_str()]);
+        assert_eq!(code, Some(1), "{case}: {stderr}");
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with("error[tile-file-unreadable]"))
+            .unwrap_or_else(|| panic!("{case}: {stderr}"));
+        assert!(line.contains(&want), "{case}: {line}");
+        std::fs::write(&smt, &good).unwrap();
+    }
+}
+
+#[test]
+fn info_prints_each_finding_once_with_the_lints_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    // engine defaults left in place and a start off the map: the project loader and the
+    // lint both used to say so, in two wordings
+    std::fs::write(
+        dir.path().join("map.toml"),
+        "[map]\nname = \"x\"\nsize = [2, 2]\n\n[[teams]]\nstart = [5000.0, 10.0]\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run_code(&["info".as_ref(), dir.path().as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for (word, rule) in [
+        ("maxMetal", "max-metal-default"),
+        ("extractorRadius", "extractor-radius-default"),
+        ("5000", "start-outside-map"),
+    ] {
+        let lines: Vec<&str> = stdout.lines().filter(|l| l.contains(word)).collect();
+        // the teams list shows the start's coordinates too
+        let findings: Vec<&&str> = lines
+            .iter()
+            .filter(|l| {
+                l.trim_start().starts_with("error") || l.trim_start().starts_with("warning")
+            })
+            .collect();
+        assert_eq!(findings.len(), 1, "{word}: {stdout}");
+        assert!(findings[0].contains(&format!("[{rule}]")), "{stdout}");
+    }
+}

@@ -81,6 +81,13 @@ fn every_fixture_imports_to_a_valid_map() {
         );
         // no ground below the water line in pit mode
         assert!(lo > 0.0, "{name}: {lo}");
+        // every dome its own spot in BAR's finder: none touch
+        let metal = map.metal_report();
+        assert!(metal.spots.iter().all(|p| p.domes == 1), "{name}");
+        assert!(
+            !metal.warnings.iter().any(|w| w.rule == "metal-spots-merged"),
+            "{name}"
+        );
         // the project folder round-trips
         let dir = tempfile::tempdir().unwrap();
         groundwork::formats::save_project(&map, dir.path()).unwrap();

@@ -216,6 +216,9 @@ fn check_against_source(mp: &Path, folder: &str) {
     // metal: one peak and one standard dome (2000 bytes) per oil resource
     let spots = oil_count(mp, folder);
     assert_eq!(metal_peaks(&map), spots, "metal peaks");
+    // and BAR's finder sees each dome as its own spot: none touch
+    let bar = map.metal_report();
+    assert!(bar.spots.iter().all(|p| p.domes == 1), "{:?}", bar.spots);
     let sum: u64 = map.metal.data().iter().map(|&b| b as u64).sum();
     let per = sum as f64 / spots as f64;
     assert!((per - 2000.0).abs() < 40.0, "{per} bytes per spot");

@@ -1,4 +1,5 @@
-//! `groundwork info MAP|PROJECT [--json]`: what a map holds, at a glance.
+//! `groundwork info MAP|PROJECT [--json]`: what a map holds, at a glance, and the lint's
+//! findings (one list, with what the reader had to guess).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -6,6 +7,7 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use crate::formats::open_map;
+use crate::lint::Severity;
 
 #[derive(clap::Args, Debug)]
 pub struct InfoArgs {
@@ -28,13 +30,8 @@ pub fn run(args: InfoArgs) -> Result<(), String> {
     for f in &m.features {
         *features.entry(&f.name).or_default() += 1;
     }
-    let mut warnings = loaded.warnings.clone();
-    let ctx = crate::cli::lint::game_context();
-    for f in crate::lint::lint_map(m, &ctx) {
-        if !warnings.contains(&f.message) {
-            warnings.push(f.message);
-        }
-    }
+    // one list: the lint's, which holds what the reader had to guess as well
+    let findings = crate::lint::lint_loaded(&loaded, &crate::cli::lint::game_context());
     let info = json!({
         "name": s.name,
         "version": s.version,
@@ -62,7 +59,7 @@ pub fn run(args: InfoArgs) -> Result<(), String> {
         "teams": m.teams.iter().map(|t| [t.start_x_elmos, t.start_z_elmos]).collect::<Vec<_>>(),
         "terrain_types": s.terrain_types.iter().map(|(i, t)| (i.to_string(), t.name.clone())).collect::<BTreeMap<_, _>>(),
         "bundled_files": m.bundled_files.len(),
-        "warnings": warnings,
+        "findings": findings,
     });
     if args.json {
         println!(
@@ -122,8 +119,12 @@ pub fn run(args: InfoArgs) -> Result<(), String> {
             t.start_x_elmos, t.start_z_elmos
         );
     }
-    for w in &warnings {
-        println!("  warning   {w}");
+    for f in &findings {
+        let severity = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        println!("  {severity:<9} [{}] {}", f.rule, f.message);
     }
     Ok(())
 }

@@ -25,6 +25,10 @@ pub struct LoadedMap {
     pub minimap_rgba: Option<Vec<u8>>,
     /// Tile counts of a compiled map: (index cells, distinct tiles); `None` for a project.
     pub tile_counts: Option<(usize, usize)>,
+    /// Why a compiled map's tile files cannot give the ground texture (missing, not a tile
+    /// file, fewer tiles than the map uses): the engine then draws red tiles or aborts the
+    /// load. `None` when they are whole, and for a project.
+    pub tile_problem: Option<String>,
 }
 
 /// Reads a map archive or a bare `.smf`.
@@ -87,6 +91,19 @@ fn read_bare_smf(path: &Path) -> Result<LoadedMap, FormatError> {
         "no mapinfo.lua (a bare .smf): name, maxMetal, extractorRadius, water, lighting and start positions are engine defaults; set them before compiling".into(),
     );
     build_map(smf, info, tile_sources, Vec::new())
+}
+
+/// Builds the document from a `.smf`'s bytes with `smt` as every tile file it lists, as
+/// opening a map does after finding the files: the tile path included (the fuzz target's way
+/// in, so counts claimed by the `.smf` meet real tile files).
+pub fn read_smf_with_tiles(smf: &[u8], smt: &[u8]) -> Result<LoadedMap, FormatError> {
+    let smf = read_smf(smf, "map.smf")?;
+    let tile_sources = smf
+        .tile_files
+        .iter()
+        .map(|f| (f.name.clone(), Some(smt.to_vec())))
+        .collect();
+    build_map(smf, MapInfo::default(), tile_sources, Vec::new())
 }
 
 fn read_archive(path: &Path) -> Result<LoadedMap, FormatError> {
@@ -173,15 +190,17 @@ fn build_map(
         *h = crate::map::word_to_height(w, settings.min_height_elmos, settings.max_height_elmos);
     }
     let minimap_rgba = decode_minimap(&smf.minimap);
-    let texture = match decode_tiles(&smf, &tile_sources) {
-        Ok(t) => t,
+    let (texture, tile_problem) = match decode_tiles(&smf, &tile_sources) {
+        Ok(t) => (t, None),
         Err(why) => {
             warnings.push(format!(
                 "{why}: the ground texture is the minimap scaled up, so it is blurry; paint or import a texture before compiling"
             ));
             let (tw, th) = size.texture_texels();
             let rgba = upscale_bilinear(&minimap_rgba, MINIMAP_TEXELS, tw, th);
-            GroundTexture::from_rgba(tw, th, rgba).expect("upscaled to the texture size")
+            let texture =
+                GroundTexture::from_rgba(tw, th, rgba).expect("upscaled to the texture size");
+            (texture, Some(why))
         }
     };
     let grass = match smf.grass {
@@ -213,14 +232,12 @@ fn build_map(
         symmetry: crate::map::SymmetryMode::None,
         water_presets: Vec::new(),
     };
-    if map.teams.is_empty() {
-        warnings.push("no start positions in mapinfo.lua".into());
-    }
     Ok(LoadedMap {
         map,
         warnings,
         minimap_rgba: Some(minimap_rgba),
         tile_counts,
+        tile_problem,
     })
 }
 
@@ -232,8 +249,9 @@ fn decode_tiles(
     if sources.len() != smf.tile_files.len() || sources.is_empty() {
         return Err("the map lists no tile files".into());
     }
-    // every tile's bytes, in the global numbering the index uses
-    let mut tiles: Vec<&[u8]> = Vec::with_capacity(smf.tile_count() as usize);
+    // every file is read and its tile count checked against the tiles it holds before any
+    // room is made for the count the .smf claims
+    let mut files = Vec::with_capacity(sources.len());
     for ((name, data), listed) in sources.iter().zip(&smf.tile_files) {
         let data = data
             .as_ref()
@@ -246,9 +264,12 @@ fn decode_tiles(
                 listed.tile_count
             ));
         }
-        for i in 0..listed.tile_count as usize {
-            tiles.push(smt.tile(i).expect("length checked"));
-        }
+        files.push((smt, listed.tile_count as usize));
+    }
+    // every tile's bytes, in the global numbering the index uses
+    let mut tiles: Vec<&[u8]> = Vec::with_capacity(files.iter().map(|(_, n)| n).sum());
+    for (smt, count) in files {
+        tiles.extend((0..count).map(|i| smt.tile(i).expect("length checked")));
     }
     let tiles_x = smf.mapx as usize / 4;
     let width = smf.mapx as usize * 8;

@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::edit::symmetry::images;
+use crate::formats::LoadedMap;
 use crate::formats::features::{FeatureNames, defined_feature_names};
 use crate::map::grass::grass_map_warning;
 use crate::map::settings::{ENGINE_DEFAULT_EXTRACTOR_RADIUS, ENGINE_DEFAULT_MAX_METAL};
@@ -104,6 +105,16 @@ pub const RULES: &[(&str, Severity, &str)] = &[
         "highest grass byte exactly 1: BAR randomises every size",
     ),
     (
+        "tile-file-unreadable",
+        Severity::Error,
+        "a tile file (.smt) missing, not a tile file, or short of tiles",
+    ),
+    (
+        "load-note",
+        Severity::Warning,
+        "something the reader had to guess or drop while opening the map",
+    ),
+    (
         "size-not-even-units",
         Severity::Error,
         "a side not an even number of map units: the engine crashes",
@@ -121,7 +132,12 @@ pub const RULES: &[(&str, Severity, &str)] = &[
     (
         "metal-spots-share",
         Severity::Warning,
-        "extractor discs of two spots overlap",
+        "extractors on two spots would both mine some metal cells",
+    ),
+    (
+        "metal-spots-merged",
+        Severity::Warning,
+        "domes whose non-zero cells touch: BAR's finder sees one spot",
     ),
     (
         "metal-phantom-spots",
@@ -291,8 +307,18 @@ pub fn lint_map(map: &Map, ctx: &LintContext) -> Vec<Finding> {
                 "erase the metal in the outer ring",
                 Some(FixAction::EraseEdgeRing),
             ),
-            "metal-spots-share" => ("move the spots apart, or make them one spot", None),
-            "metal-map-detected" => ("split the spot into domes under 6 x extractorRadius", None),
+            "metal-spots-share" => (
+                "move the spots apart (at least 2 x extractorRadius between centres), or make them one spot",
+                None,
+            ),
+            "metal-spots-merged" => (
+                "leave a ring of zero cells between the domes, or make them one dome",
+                None,
+            ),
+            "metal-map-detected" => (
+                "intended on a metal map (metal everywhere, extractors anywhere: BAR then shows no spots, as it should); otherwise split the spot into domes under 6 x extractorRadius",
+                None,
+            ),
             _ => (
                 "even out the domes (the Metal spots panel lists each side)",
                 None,
@@ -371,6 +397,7 @@ fn features(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
         .into_iter()
         .filter(|n| {
             !builtin.iter().any(|b| b.eq_ignore_ascii_case(n))
+                && !crate::map::bar::is_standard_feature(n)
                 && !archive.contains(n)
                 && !ctx.game_features.as_ref().is_some_and(|g| g.contains(n))
         })
@@ -379,7 +406,7 @@ fn features(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
         let whose = if ctx.game_features.is_some() {
             "the engine, the map's features/ or the installed game"
         } else {
-            "the engine or the map's features/ (the game was not found to look in)"
+            "the engine, the map's features/ or BAR's standard set (BAR was not found to look in)"
         };
         let shown: Vec<&str> = unknown.iter().take(8).copied().collect();
         out.push(finding(
@@ -488,13 +515,41 @@ pub fn apply_fix(map: &mut Map, action: &FixAction) {
     }
 }
 
+/// Every finding for a map as it was read: [`lint_map`]'s, the tile files' state (the
+/// engine draws every tile red or aborts the load when they are broken), and what the reader
+/// had to guess or drop, each once.
+pub fn lint_loaded(loaded: &LoadedMap, ctx: &LintContext) -> Vec<Finding> {
+    let mut out = lint_map(&loaded.map, ctx);
+    if let Some(why) = &loaded.tile_problem {
+        out.push(finding(
+            "tile-file-unreadable",
+            format!("{why}: the engine paints those tiles red or aborts the load"),
+            "compile the map again (groundwork compile) so its tiles are written whole; opened here, its ground comes from the minimap",
+            None,
+        ));
+    }
+    for w in &loaded.warnings {
+        // the tile problem is the finding above
+        if loaded
+            .tile_problem
+            .as_ref()
+            .is_some_and(|why| w.starts_with(why.as_str()))
+        {
+            continue;
+        }
+        out.push(finding("load-note", w.clone(), "", None));
+    }
+    out.sort_by_key(|f| f.severity != Severity::Error);
+    out
+}
+
 /// Lints a map or a project folder on disk: the map (when it loads) and the findings. A
 /// project whose `map.toml` gives a size the engine cannot take is the `size-not-even-units`
 /// finding rather than a load error; other load errors are errors.
 pub fn lint_path(path: &Path, ctx: &LintContext) -> Result<(Option<Map>, Vec<Finding>), String> {
     match crate::formats::open_map(path) {
         Ok(loaded) => {
-            let findings = lint_map(&loaded.map, ctx);
+            let findings = lint_loaded(&loaded, ctx);
             Ok((Some(loaded.map), findings))
         }
         Err(e) => {

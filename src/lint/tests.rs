@@ -175,10 +175,10 @@ fn feature_unknown_and_where_names_come_from() {
     ));
     assert!(rules(&m).is_empty(), "{:?}", rules(&m));
     // or by the installed game
-    m.features.push(tree("rocks30_def_08"));
+    m.features.push(tree("bar_seasonal_rock_2"));
     assert_eq!(rules(&m), ["feature-unknown"]);
     let mut game = FeatureNames::default();
-    game.names.insert("rocks30_def_08".into());
+    game.names.insert("bar_seasonal_rock_2".into());
     let ctx = LintContext {
         game_features: Some(game),
     };
@@ -201,8 +201,13 @@ fn feature_name_too_long() {
 
 #[test]
 fn metal_rules() {
+    // 112 elmos apart: the dome at cell 24 reaches cell 26, inside both extractors' discs
     fires("metal-spots-share", |m| {
-        paint_dome(&mut m.metal, 34.5 * 16.0, 24.5 * 16.0, 40.0, 120.0);
+        paint_dome(&mut m.metal, 31.5 * 16.0, 24.5 * 16.0, 40.0, 120.0);
+    });
+    // domes whose rims touch: one spot to BAR
+    fires("metal-spots-merged", |m| {
+        paint_dome(&mut m.metal, 29.5 * 16.0, 24.5 * 16.0, 48.0, 120.0);
     });
     fires("metal-phantom-spots", |m| m.metal.set(60, 60, 3));
     fires("metal-map-detected", |m| {
@@ -282,4 +287,93 @@ fn errors_come_first() {
     let f = lint_map(&m, &LintContext::default());
     assert_eq!(f[0].severity, Severity::Error);
     assert_eq!(f.last().unwrap().severity, Severity::Warning);
+}
+
+#[test]
+fn spots_closer_than_two_radii_that_share_no_metal_are_quiet() {
+    // 160 elmos apart, under 2 x 90: the discs overlap, but every cell inside both is empty,
+    // so neither extractor loses anything
+    let mut m = clean();
+    paint_dome(&mut m.metal, 34.5 * 16.0, 24.5 * 16.0, 40.0, 120.0);
+    assert_eq!(m.metal_report().spots.len(), 3);
+    assert!(rules(&m).is_empty(), "{:?}", rules(&m));
+    // and when metal is shared, the finding says how much
+    let mut m = clean();
+    paint_dome(&mut m.metal, 31.5 * 16.0, 24.5 * 16.0, 40.0, 120.0);
+    let f = lint_map(&m, &LintContext::default());
+    let share = f.iter().find(|f| f.rule == "metal-spots-share").unwrap();
+    let (cells, bytes) = crate::map::metal::shared_cells(
+        &m.metal,
+        90.0,
+        [24.5 * 16.0, 24.5 * 16.0],
+        [31.5 * 16.0, 24.5 * 16.0],
+    );
+    assert!(cells > 0 && bytes > 0);
+    let metal = format!("{:.2} metal", bytes as f32 * 2.0);
+    assert!(
+        share.message.contains(&format!("share {cells} cells")) && share.message.contains(&metal),
+        "{}: want {cells} cells, {metal}",
+        share.message
+    );
+}
+
+#[test]
+fn a_metal_map_is_told_as_intended_when_it_is() {
+    let mut m = clean();
+    for i in 10..100 {
+        m.metal.set(i, 70, 50);
+    }
+    let f = lint_map(&m, &LintContext::default());
+    let found = f.iter().find(|f| f.rule == "metal-map-detected").unwrap();
+    let fix = found.fix.as_deref().unwrap();
+    assert!(fix.contains("intended on a metal map"), "{fix}");
+    // a metal map's joined cells are no "merged domes"
+    assert!(!f.iter().any(|f| f.rule == "metal-spots-merged"), "{f:?}");
+}
+
+#[test]
+fn bars_standard_feature_names_are_known_without_bar() {
+    let mut m = clean();
+    for name in [
+        "rocks30_desert_08",
+        "rocks30_def_30",
+        "geovent",
+        "treecluster_fir_s1",
+    ] {
+        m.features.push(tree(name));
+    }
+    assert!(rules(&m).is_empty(), "{:?}", rules(&m));
+    m.features.push(tree("rocks30_def_31"));
+    let f = lint_map(&m, &LintContext::default());
+    let unknown = f.iter().find(|f| f.rule == "feature-unknown").unwrap();
+    assert!(
+        unknown.message.starts_with("1 feature names"),
+        "{}",
+        unknown.message
+    );
+    assert!(unknown.message.contains("rocks30_def_31"));
+}
+
+#[test]
+fn a_loaded_maps_tile_problem_is_an_error_and_its_notes_are_findings() {
+    let map = clean();
+    let loaded = crate::formats::LoadedMap {
+        map,
+        warnings: vec![
+            "the tile file m.smt is missing: the ground texture is the minimap scaled up".into(),
+            "terrainTypes has an entry Str(\"x\") outside 0..255, dropped".into(),
+        ],
+        minimap_rgba: None,
+        tile_counts: None,
+        tile_problem: Some("the tile file m.smt is missing".into()),
+    };
+    let f = lint_loaded(&loaded, &LintContext::default());
+    let rules: Vec<&str> = f.iter().map(|f| f.rule).collect();
+    assert_eq!(rules, ["tile-file-unreadable", "load-note"], "{f:?}");
+    assert_eq!(f[0].severity, Severity::Error);
+    assert!(
+        f[0].message
+            .starts_with("the tile file m.smt is missing: the engine")
+    );
+    assert!(f[1].message.contains("terrainTypes"));
 }

@@ -70,6 +70,69 @@ pub fn paint_dome(
     sum
 }
 
+/// One dome to paint: its centre and radius in elmos and its peak byte.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dome {
+    pub x_elmos: f32,
+    pub z_elmos: f32,
+    pub radius_elmos: f32,
+    pub peak: f32,
+}
+
+/// Paints every dome (brighter wins where they meet, as [`paint_dome`]), then keeps a ring of
+/// zeros between domes: wherever a cell of one dome touches a cell of another (diagonals too),
+/// the dimmer of the two is set to 0, until no two domes touch. BAR's spot finder joins
+/// touching non-zero cells into one spot, so without the gap two domes become one spot.
+pub fn paint_domes_apart(metal: &mut Grid<u8>, domes: &[Dome]) {
+    let (w, h) = metal.dims();
+    // which dome each cell's byte came from (u32::MAX: none of these domes)
+    let mut owner = vec![u32::MAX; w * h];
+    for (n, d) in domes.iter().enumerate() {
+        for (i, j) in dome_cells(d.x_elmos, d.z_elmos, d.radius_elmos, (w, h)) {
+            let b = dome_byte(d.x_elmos, d.z_elmos, d.radius_elmos, d.peak, i, j);
+            if b > metal.get(i, j) {
+                metal.set(i, j, b);
+                owner[j * w + i] = n as u32;
+            }
+        }
+    }
+    loop {
+        let mut cleared = Vec::new();
+        for j in 0..h {
+            for i in 0..w {
+                let (a, b) = (owner[j * w + i], metal.get(i, j));
+                if a == u32::MAX || b == 0 {
+                    continue;
+                }
+                let dimmer = neighbours(i, j, w, h).any(|(x, z)| {
+                    let (o, c) = (owner[z * w + x], metal.get(x, z));
+                    // the dimmer cell gives way; of two equal ones, the later dome's
+                    o != u32::MAX && o != a && c > 0 && (c > b || (c == b && o < a))
+                });
+                if dimmer {
+                    cleared.push((i, j));
+                }
+            }
+        }
+        if cleared.is_empty() {
+            break;
+        }
+        for (i, j) in cleared {
+            metal.set(i, j, 0);
+        }
+    }
+}
+
+/// The up to 8 cells around (i, j) inside a `w` x `h` grid.
+fn neighbours(i: usize, j: usize, w: usize, h: usize) -> impl Iterator<Item = (usize, usize)> {
+    (-1i64..=1)
+        .flat_map(|dz| (-1i64..=1).map(move |dx| (dx, dz)))
+        .filter(|&d| d != (0, 0))
+        .map(move |(dx, dz)| (i as i64 + dx, j as i64 + dz))
+        .filter(move |&(x, z)| x >= 0 && z >= 0 && x < w as i64 && z < h as i64)
+        .map(|(x, z)| (x as usize, z as usize))
+}
+
 /// The sum of a dome's bytes, alone on an empty map, centred on a cell centre.
 pub fn dome_byte_sum(radius_elmos: f32, peak: f32) -> u64 {
     let n = (2.0 * radius_elmos / METAL_CELL_ELMOS).ceil() as usize + 4;
@@ -202,6 +265,87 @@ pub struct BarSpot {
     pub moho_income: f32,
     /// The bounding box in cells, inclusive: (i0, j0, i1, j1).
     pub cell_box: (usize, usize, usize, usize),
+    /// How many domes the spot's cells hold ([`domes_in`]): over 1 when domes touch and BAR
+    /// joined them into this one spot.
+    pub domes: usize,
+}
+
+/// Where two extractors of radius `radius_elmos` standing at `a` and `b` (elmos) would both
+/// mine: the cells whose centres lie strictly inside both discs (the engine's rule), and the
+/// bytes those cells hold.
+pub fn shared_cells(metal: &Grid<u8>, radius_elmos: f32, a: [f32; 2], b: [f32; 2]) -> (usize, u64) {
+    let r2 = radius_elmos * radius_elmos;
+    let inside = |p: [f32; 2], i: usize, j: usize| {
+        let cx = (i as f32 + 0.5) * METAL_CELL_ELMOS - p[0];
+        let cz = (j as f32 + 0.5) * METAL_CELL_ELMOS - p[1];
+        cx * cx + cz * cz < r2
+    };
+    let (mut cells, mut bytes) = (0, 0u64);
+    for (i, j) in dome_cells(a[0], a[1], radius_elmos, metal.dims()) {
+        if inside(a, i, j) && inside(b, i, j) {
+            cells += 1;
+            bytes += metal.get(i, j) as u64;
+        }
+    }
+    (cells, bytes)
+}
+
+/// How many domes a spot's cells hold: peaks that rise at least half their own height above
+/// the lowest cell that joins them to a higher peak (a persistence count over the spot's
+/// cells, 8-connected). One painted dome counts 1 however its bytes were rounded; two domes
+/// whose rims touch count 2.
+pub fn domes_in(metal: &Grid<u8>, cells: &[(usize, usize)]) -> usize {
+    let w = metal.dims().0;
+    let mut order: Vec<(usize, usize)> = cells.to_vec();
+    order.sort_unstable_by_key(|&(i, j)| std::cmp::Reverse(metal.get(i, j)));
+    let index: std::collections::HashMap<usize, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(n, &(i, j))| (j * w + i, n))
+        .collect();
+    // union-find over cells added brightest first; each root remembers its peak
+    let mut parent: Vec<usize> = (0..order.len()).collect();
+    let mut peak: Vec<u8> = order.iter().map(|&(i, j)| metal.get(i, j)).collect();
+    let mut added = vec![false; order.len()];
+    let mut domes = 0;
+    fn root(parent: &mut [usize], mut n: usize) -> usize {
+        while parent[n] != n {
+            parent[n] = parent[parent[n]];
+            n = parent[n];
+        }
+        n
+    }
+    let (w_cells, h_cells) = metal.dims();
+    for n in 0..order.len() {
+        let (i, j) = order[n];
+        let level = metal.get(i, j);
+        added[n] = true;
+        for (x, z) in neighbours(i, j, w_cells, h_cells) {
+            let Some(&m) = index.get(&(z * w + x)) else {
+                continue;
+            };
+            if !added[m] {
+                continue;
+            }
+            let (ra, rb) = (root(&mut parent, n), root(&mut parent, m));
+            if ra == rb {
+                continue;
+            }
+            // the lower peak dies here, at this cell's level
+            let (keep, die) = if peak[ra] >= peak[rb] {
+                (ra, rb)
+            } else {
+                (rb, ra)
+            };
+            if peak[die] as u32 >= 2 * level as u32 && peak[die] >= 2 {
+                domes += 1;
+            }
+            parent[die] = keep;
+            peak[keep] = peak[keep].max(peak[die]);
+        }
+    }
+    // the highest peak never dies
+    domes + usize::from(!order.is_empty())
 }
 
 /// The metal map read the way BAR reads it.
@@ -218,8 +362,8 @@ pub struct MetalReport {
 /// A way the metal goes wrong in BAR: the lint's rule id and what to tell the mapmaker.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MetalWarning {
-    /// `metal-map-detected`, `metal-spots-share`, `metal-phantom-spots`, `metal-edge-ring` or
-    /// `metal-sides-unequal`.
+    /// `metal-map-detected`, `metal-spots-share`, `metal-spots-merged`, `metal-phantom-spots`,
+    /// `metal-edge-ring` or `metal-sides-unequal`.
     pub rule: &'static str,
     pub message: String,
 }
@@ -245,11 +389,12 @@ pub fn bar_spots(metal: &Grid<u8>, max_metal: f32, extractor_radius_elmos: f32) 
             }
             seen[start] = true;
             stack.push((i, j));
-            let (mut bytes, mut cells) = (0u64, 0usize);
+            let mut bytes = 0u64;
+            let mut cells = Vec::new();
             let mut bx = (i, j, i, j);
             while let Some((x, z)) = stack.pop() {
                 bytes += metal.get(x, z) as u64;
-                cells += 1;
+                cells.push((x, z));
                 bx = (bx.0.min(x), bx.1.min(z), bx.2.max(x), bx.3.max(z));
                 for dz in -1i64..=1 {
                     for dx in -1i64..=1 {
@@ -272,11 +417,12 @@ pub fn bar_spots(metal: &Grid<u8>, max_metal: f32, extractor_radius_elmos: f32) 
             spots.push(BarSpot {
                 x_elmos: x,
                 z_elmos: z,
-                cells,
+                cells: cells.len(),
                 worth: bytes as f32 * max_metal,
                 t1_income: pay(T1_EXTRACTS_METAL),
                 moho_income: pay(MOHO_EXTRACTS_METAL),
                 cell_box: bx,
+                domes: domes_in(metal, &cells),
             });
         }
     }
@@ -328,17 +474,51 @@ impl Map {
         }
         for (a, p) in spots.iter().enumerate() {
             for q in &spots[a + 1..] {
-                let d = (p.x_elmos - q.x_elmos).hypot(p.z_elmos - q.z_elmos);
-                if d < 2.0 * r {
-                    warnings.push(MetalWarning {
- rule: "metal-spots-share",
- message: format!(
-                        "spots at ({:.0}, {:.0}) and ({:.0}, {:.0}) are {d:.0} elmos apart: their extractors' discs overlap and share metal",
-                        p.x_elmos, p.z_elmos, q.x_elmos, q.z_elmos
-                    ),
- });
+                if (p.x_elmos - q.x_elmos).hypot(p.z_elmos - q.z_elmos) >= 2.0 * r {
+                    continue;
                 }
+                let (cells, bytes) = shared_cells(
+                    &self.metal,
+                    r,
+                    [p.x_elmos, p.z_elmos],
+                    [q.x_elmos, q.z_elmos],
+                );
+                if bytes == 0 {
+                    continue;
+                }
+                let shared = bytes as f32 * s.max_metal;
+                warnings.push(MetalWarning {
+                    rule: "metal-spots-share",
+                    message: format!(
+                        "extractors on the spots at ({:.0}, {:.0}) and ({:.0}, {:.0}) share {cells} cells holding {shared:.2} metal ({:.2} of T1 income a second), which only one of them is paid",
+                        p.x_elmos,
+                        p.z_elmos,
+                        q.x_elmos,
+                        q.z_elmos,
+                        shared * T1_EXTRACTS_METAL
+                    ),
+                });
             }
+        }
+        // on a metal map BAR shows no spots at all, so how they join does not matter
+        let merged: Vec<&BarSpot> = spots.iter().filter(|p| p.domes > 1).collect();
+        if !merged.is_empty() && !metal_map {
+            let list: Vec<String> = merged
+                .iter()
+                .take(6)
+                .map(|p| format!("{} at ({:.0}, {:.0})", p.domes, p.x_elmos, p.z_elmos))
+                .collect();
+            let domes: usize = merged.iter().map(|p| p.domes).sum();
+            warnings.push(MetalWarning {
+                rule: "metal-spots-merged",
+                message: format!(
+                    "{domes} domes touch in {} places, so BAR's spot finder joins them into {} spots: {}{}",
+                    merged.len(),
+                    merged.len(),
+                    list.join(", "),
+                    if merged.len() > 6 { ", ..." } else { "" }
+                ),
+            });
         }
         let phantoms = spots
             .iter()
@@ -537,5 +717,91 @@ mod tests {
                 .iter()
                 .any(|w| w.rule == "metal-sides-unequal")
         );
+    }
+
+    #[test]
+    fn one_dome_is_one_dome_wherever_it_sits() {
+        for (radius, peak) in [(24.0, 60.0), (40.0, 120.0), (48.0, 255.0), (90.0, 200.0)] {
+            for offset in [0.0, 3.0, 8.0, 11.5] {
+                let mut g = Grid::filled(40, 40, 0u8);
+                let c = 320.0 + offset;
+                paint_dome(&mut g, c, c - offset * 0.5, radius, peak);
+                let spots = bar_spots(&g, 1.0, 90.0);
+                assert_eq!(spots.len(), 1);
+                assert_eq!(
+                    spots[0].domes, 1,
+                    "radius {radius} peak {peak} offset {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn touching_domes_are_counted_and_painting_apart_keeps_them_two_spots() {
+        // rims 5 cells apart with radius 3 cells: the cells touch
+        let domes = [
+            Dome {
+                x_elmos: 24.5 * 16.0,
+                z_elmos: 24.5 * 16.0,
+                radius_elmos: 48.0,
+                peak: 120.0,
+            },
+            Dome {
+                x_elmos: 29.5 * 16.0,
+                z_elmos: 25.5 * 16.0,
+                radius_elmos: 48.0,
+                peak: 90.0,
+            },
+        ];
+        let mut joined = Grid::filled(64, 64, 0u8);
+        for d in &domes {
+            paint_dome(&mut joined, d.x_elmos, d.z_elmos, d.radius_elmos, d.peak);
+        }
+        let spots = bar_spots(&joined, 1.0, 90.0);
+        assert_eq!(spots.len(), 1);
+        assert_eq!(spots[0].domes, 2);
+        let mut apart = Grid::filled(64, 64, 0u8);
+        paint_domes_apart(&mut apart, &domes);
+        let spots = bar_spots(&apart, 1.0, 90.0);
+        assert_eq!(spots.len(), 2, "{spots:?}");
+        assert!(spots.iter().all(|p| p.domes == 1));
+        // no cell of one touches a cell of the other, and only seam cells were cleared
+        for j in 0..64 {
+            for i in 0..64 {
+                let (a, b) = (apart.get(i, j), joined.get(i, j));
+                assert!(a == b || a == 0, "({i}, {j}): {a} vs {b}");
+            }
+        }
+        let total: u64 = joined.data().iter().map(|&b| b as u64).sum();
+        let lost = total - apart.data().iter().map(|&b| b as u64).sum::<u64>();
+        assert!(
+            lost > 0 && lost * 10 < total,
+            "lost {lost} of {total} bytes at the seam"
+        );
+        // far apart, painting apart is painting
+        let mut one = Grid::filled(64, 64, 0u8);
+        let mut two = Grid::filled(64, 64, 0u8);
+        let far = [
+            domes[0],
+            Dome {
+                x_elmos: 45.5 * 16.0,
+                ..domes[1]
+            },
+        ];
+        paint_domes_apart(&mut one, &far);
+        for d in &far {
+            paint_dome(&mut two, d.x_elmos, d.z_elmos, d.radius_elmos, d.peak);
+        }
+        assert_eq!(one, two);
+    }
+
+    #[test]
+    fn shared_cells_lie_strictly_inside_both_discs() {
+        let mut g = Grid::filled(32, 32, 0u8);
+        g.set(10, 10, 9); // centre (168, 168)
+        // extractors 32 elmos either side of the cell's centre, radius 32: exactly on both rims
+        let (a, b) = ([136.0, 168.0], [200.0, 168.0]);
+        assert_eq!(shared_cells(&g, 32.0, a, b), (0, 0));
+        assert_eq!(shared_cells(&g, 32.5, a, b), (1, 9));
     }
 }

@@ -515,7 +515,7 @@ pub fn write_archive(
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         let _ = std::fs::remove_file(&tmp);
-        return Err(e);
+        return Err(e.disk_full_as(out));
     }
     replace_with(&tmp, out, kind == ArchiveKind::Sdd)
 }
@@ -582,8 +582,10 @@ fn write_sdz(
         .compression_method(zip::CompressionMethod::Deflated)
         .last_modified_time(zip::DateTime::default())
         .large_file(total > u32::MAX as u64);
-    let zerr =
-        |e: zip::result::ZipError| FormatError::invalid(path.display().to_string(), e.to_string());
+    let zerr = |e: zip::result::ZipError| match e {
+        zip::result::ZipError::Io(io) => cancelled_or(io, path),
+        e => FormatError::invalid(path.display().to_string(), e.to_string()),
+    };
     for f in files {
         zip.start_file(f.path.as_str(), options).map_err(zerr)?;
         // a spilled file is read back for packing, one at a time
@@ -607,15 +609,25 @@ fn write_sd7(
     files: &[&ArchiveFile],
     progress: &mut PackProgress,
 ) -> Result<(), FormatError> {
+    let file = std::fs::File::create(path).map_err(|e| FormatError::io(path, e))?;
+    write_sd7_to(std::io::BufWriter::new(file), path, files, progress)
+}
+
+/// Packs `files` as a 7z into `out`; `path` names it in errors.
+fn write_sd7_to<W: Write + Seek>(
+    out: W,
+    path: &Path,
+    files: &[&ArchiveFile],
+    progress: &mut PackProgress,
+) -> Result<(), FormatError> {
     let total = total_bytes(files);
     let mut done = 0;
-    let file = std::fs::File::create(path).map_err(|e| FormatError::io(path, e))?;
     let serr = |e: sevenz_rust2::Error| match e {
-        sevenz_rust2::Error::Io(io, _) if is_cancel(&io) => FormatError::Cancelled,
+        sevenz_rust2::Error::Io(io, _) => cancelled_or(io, path),
         e if e.to_string().contains("packing cancelled") => FormatError::Cancelled,
         e => FormatError::invalid(path.display().to_string(), format!("7z: {e}")),
     };
-    let mut sz = sevenz_rust2::ArchiveWriter::new(std::io::BufWriter::new(file)).map_err(serr)?;
+    let mut sz = sevenz_rust2::ArchiveWriter::new(out).map_err(serr)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
     for f in files {
         let data = f.bytes().map_err(|e| FormatError::io(path, e))?;

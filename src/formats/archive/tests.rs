@@ -162,3 +162,66 @@ fn an_entry_over_the_per_entry_limit_is_refused_before_it_is_read() {
     );
     assert!(b.take("maps/ok.smt", 10 << 20, Some(8 << 20)).is_ok());
 }
+
+/// A file that takes `room` bytes and then reports a full disk, as a real one does.
+struct FullAfter {
+    inner: std::io::Cursor<Vec<u8>>,
+    room: usize,
+}
+
+impl Write for FullAfter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let left = self.room.saturating_sub(self.inner.get_ref().len());
+        if left == 0 {
+            return Err(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        }
+        self.inner.write(&buf[..buf.len().min(left)])
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for FullAfter {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+#[test]
+fn a_full_disk_while_packing_is_one_line_in_words() {
+    let files = sample();
+    let sorted: Vec<&ArchiveFile> = files.iter().collect();
+    // the whole archive's size, to cut it off at points inside it
+    let mut whole = std::io::Cursor::new(Vec::new());
+    write_sd7_to(&mut whole, Path::new("m.sd7"), &sorted, &mut no_progress()).unwrap();
+    let size = whole.into_inner().len();
+    for room in [0, 100, size / 2, size - 1] {
+        let out = FullAfter {
+            inner: std::io::Cursor::new(Vec::new()),
+            room,
+        };
+        let e = write_sd7_to(
+            out,
+            Path::new("m.sd7.partial-1"),
+            &sorted,
+            &mut no_progress(),
+        )
+        .unwrap_err()
+        .disk_full_as(Path::new("maps/My_Map_1.0.sd7"));
+        assert_eq!(
+            e.to_string(),
+            "no space left on device while writing maps/My_Map_1.0.sd7",
+            "room {room}"
+        );
+    }
+    // the same for the other containers' writes, through the one I/O error
+    let e = FormatError::io(
+        Path::new("maps/x.smt"),
+        std::io::Error::from(std::io::ErrorKind::StorageFull),
+    );
+    assert_eq!(
+        e.to_string(),
+        "no space left on device while writing maps/x.smt"
+    );
+}

@@ -122,7 +122,7 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
     let parts = parsed
         .into_parts()
         .map_err(|e| FormatError::invalid(toml_path.display().to_string(), e))?;
-    let mut warnings = parts.warnings;
+    let mut warnings = Vec::new();
     if let Some(from) = recovered {
         warnings.push(format!(
             "a save was interrupted: the project was put back from {}",
@@ -214,11 +214,6 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         symmetry: parts.symmetry,
         water_presets: parts.water_presets,
     };
-    if map.grass.data().contains(&255) {
-        warnings.push(
-            "grass.png holds 255, which BAR reads as \"this map has no grass\"; use 1..254".into(),
-        );
-    }
     let undefined_types: Vec<u8> = {
         let mut seen = [false; 256];
         map.types
@@ -239,6 +234,7 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         warnings,
         minimap_rgba: None,
         tile_counts: None,
+        tile_problem: None,
     })
 }
 

@@ -22,7 +22,6 @@ pub struct ProjectParts {
     pub features: Vec<Feature>,
     pub symmetry: SymmetryMode,
     pub water_presets: Vec<WaterPreset>,
-    pub warnings: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -207,8 +206,8 @@ fn is_zero(v: &f32) -> bool {
 }
 
 impl ProjectToml {
-    /// Everything but the layers; the caller makes those from the images. Also returns
-    /// warnings about settings a mapmaker should look at.
+    /// Everything but the layers; the caller makes those from the images. What a mapmaker
+    /// should look at (engine defaults, starts off the map) is the lint's to say.
     pub fn into_parts(self) -> Result<ProjectParts, String> {
         let m = self.map;
         let size = MapSize::new(m.size[0], m.size[1]).map_err(|e| format!("[map] size: {e}"))?;
@@ -303,16 +302,6 @@ impl ProjectToml {
                 rotation_deg: f.rotation,
             })
             .collect();
-        let mut warnings = settings.playability_warnings(teams.len());
-        let (w, d) = (size.width_elmos(), size.depth_elmos());
-        for (i, t) in teams.iter().enumerate() {
-            if !(0.0..=w).contains(&t.start_x_elmos) || !(0.0..=d).contains(&t.start_z_elmos) {
-                warnings.push(format!(
-                    "team {i} starts at ({}, {}), outside the {w} x {d} elmo map",
-                    t.start_x_elmos, t.start_z_elmos
-                ));
-            }
-        }
         let water_presets = self
             .editor
             .water_presets
@@ -329,7 +318,6 @@ impl ProjectToml {
             features,
             symmetry,
             water_presets,
-            warnings,
         })
     }
 

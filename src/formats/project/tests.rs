@@ -232,7 +232,7 @@ fn a_symmetry_the_map_cannot_have_is_refused() {
 }
 
 #[test]
-fn engine_defaults_left_in_place_are_warned_about() {
+fn engine_defaults_left_in_place_are_the_lints_to_tell() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("map.toml"),
@@ -241,7 +241,20 @@ fn engine_defaults_left_in_place_are_warned_about() {
     .unwrap();
     let l = load_project(dir.path()).unwrap();
     assert_eq!(l.map.settings.max_metal, 0.02);
-    assert_eq!(l.warnings.len(), 3, "{:?}", l.warnings);
+    // the loader says nothing the lint says: `info` prints one list
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    let (_, findings) =
+        crate::lint::lint_path(dir.path(), &crate::lint::LintContext::default()).unwrap();
+    let mut rules: Vec<&str> = findings.iter().map(|f| f.rule).collect();
+    rules.sort_unstable();
+    assert_eq!(
+        rules,
+        [
+            "extractor-radius-default",
+            "max-metal-default",
+            "no-start-positions"
+        ]
+    );
 }
 
 #[test]

@@ -218,6 +218,7 @@ impl From<FormatError> for CheckError {
             FormatError::Invalid { detail, .. } => CheckError::Bad(detail),
             FormatError::Io { source, .. } => CheckError::Io(source),
             FormatError::Cancelled => CheckError::Bad("cancelled".into()),
+            e @ FormatError::DiskFull { .. } => CheckError::Bad(e.to_string()),
         }
     }
 }

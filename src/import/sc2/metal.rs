@@ -15,10 +15,12 @@
 //!   `peak * (1 - (d / R)^2)^2`) with R = 3 metal cells (48 elmos), so it lies well inside the extractor radius (90 elmos, BAR's map template).
 //!   `max_metal` is chosen so a standard spot (peak byte [`STANDARD_PEAK`]) gives
 //!   [`STANDARD_SPOT_METAL_PER_S`] metal a second to a T1 extractor (`extractsMetal` 0.001); a
-//!   line of mostly rich patches gets peak [`RICH_PEAK`], twice that.
+//!   line of mostly rich patches gets peak [`RICH_PEAK`], twice that. Where two domes would
+//!   touch, the dimmer cells at the seam are cleared (`map::metal::paint_domes_apart`), so a
+//!   ring of zeros keeps them two spots in BAR's finder.
 
 pub use crate::map::metal::T1_EXTRACTS_METAL;
-use crate::map::metal::{METAL_CELL_ELMOS, extractor_income, paint_dome};
+use crate::map::metal::{Dome, METAL_CELL_ELMOS, extractor_income, paint_domes_apart};
 use crate::map::{Grid, MapSize};
 
 /// Patches closer than this (cells) belong to one line.
@@ -270,15 +272,21 @@ pub fn max_metal() -> f32 {
     STANDARD_SPOT_METAL_PER_S / (T1_EXTRACTS_METAL * dome_byte_sum(STANDARD_PEAK) as f32)
 }
 
-/// Paints the spots' domes into a metal map with the project's one dome painter (brighter
-/// wins where they meet).
+/// Paints the spots' domes into a metal map with the project's one dome painter, a ring of
+/// zero cells kept between domes so BAR's spot finder sees each as its own spot.
 pub fn paint(size: MapSize, spots: &[Spot]) -> Grid<u8> {
     let (w, h) = size.metal_cells();
     let mut g = Grid::filled(w, h, 0u8);
-    for s in spots {
-        let peak = if s.rich { RICH_PEAK } else { STANDARD_PEAK };
-        paint_dome(&mut g, s.x_elmos, s.z_elmos, SPOT_RADIUS_ELMOS, peak as f32);
-    }
+    let domes: Vec<Dome> = spots
+        .iter()
+        .map(|s| Dome {
+            x_elmos: s.x_elmos,
+            z_elmos: s.z_elmos,
+            radius_elmos: SPOT_RADIUS_ELMOS,
+            peak: if s.rich { RICH_PEAK } else { STANDARD_PEAK } as f32,
+        })
+        .collect();
+    paint_domes_apart(&mut g, &domes);
     g
 }
 
@@ -298,6 +306,22 @@ pub fn yield_at(metal: &Grid<u8>, max_metal: f32, x_elmos: f32, z_elmos: f32) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spots_of_neighbouring_lines_stay_apart_in_bars_finder() {
+        // two spots 80 elmos apart (domes of radius 48): painted on their own their rims
+        // touch and BAR would see one spot
+        let size = MapSize::new(2, 2).unwrap();
+        let spot = |x: f32| Spot {
+            x_elmos: x,
+            z_elmos: 200.5,
+            rich: false,
+        };
+        let g = paint(size, &[spot(200.5), spot(280.5)]);
+        let spots = crate::map::metal::bar_spots(&g, 1.0, 90.0);
+        assert_eq!(spots.len(), 2, "{spots:?}");
+        assert!(spots.iter().all(|p| p.domes == 1));
+    }
 
     fn arc(cx: f32, cz: f32, r: f32, n: usize, rich: bool) -> Vec<Patch> {
         (0..n)

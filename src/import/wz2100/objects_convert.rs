@@ -6,7 +6,9 @@
 //! `map::metal::paint_dome`: `(1 - (r / R)^2)^2`) with R = 3.5 metal cells (56 elmos), its peak
 //! chosen so its bytes sum to about [`SPOT_METAL_BYTES`]. With `maxMetal` = 1.0 and a
 //! BAR tech-1 extractor (`extractsMetal` 0.001) that is 2.0 metal per second, BAR's usual spot.
-//! `extractorRadius` 90 (BAR's map template) covers the whole dome with room to spare.
+//! `extractorRadius` 90 (BAR's map template) covers the whole dome with room to spare. Domes
+//! that would touch keep a ring of zero cells between them (`map::metal::paint_domes_apart`),
+//! so BAR's spot finder sees each as its own spot.
 //!
 //! Features (names BAR defines, so the engine loads them):
 //!
@@ -27,7 +29,7 @@ use std::collections::BTreeMap;
 use super::layout::Layout;
 use crate::formats::wz2100::level::Tileset;
 use crate::formats::wz2100::objects::{Owner, WzObject};
-use crate::map::metal::{METAL_CELL_ELMOS, dome_profile, paint_dome};
+use crate::map::metal::{Dome, METAL_CELL_ELMOS, dome_profile, paint_domes_apart};
 use crate::map::{Feature, Grid, Team};
 
 /// The metal bytes one oil spot adds up to.
@@ -114,10 +116,11 @@ pub fn oil_spots(features: &[WzObject], structures: &[WzObject]) -> Vec<OilSpot>
     spots
 }
 
-/// Adds one metal dome per spot (brighter wins where domes meet); returns how many bytes the
-/// metal map holds in all.
+/// Adds one metal dome per spot, a ring of zero cells kept between domes so BAR's spot finder
+/// sees each as its own spot; returns how many bytes the metal map holds in all.
 pub fn paint_metal(metal: &mut Grid<u8>, layout: &Layout, spots: &[OilSpot]) -> u64 {
     let radius = DOME_RADIUS_CELLS * METAL_CELL_ELMOS;
+    let mut domes = Vec::new();
     for s in spots {
         let (ex, ez) = layout.world_to_elmos(s.x, s.y);
         // the peak that makes this dome's weights sum to the spot's bytes
@@ -135,9 +138,15 @@ pub fn paint_metal(metal: &mut Grid<u8>, layout: &Layout, spots: &[OilSpot]) -> 
             }
         }
         if weights > 0.0 {
-            paint_dome(metal, ex, ez, radius, SPOT_METAL_BYTES / weights);
+            domes.push(Dome {
+                x_elmos: ex,
+                z_elmos: ez,
+                radius_elmos: radius,
+                peak: SPOT_METAL_BYTES / weights,
+            });
         }
     }
+    paint_domes_apart(metal, &domes);
     metal.data().iter().map(|&b| b as u64).sum()
 }
 
@@ -279,6 +288,24 @@ mod tests {
         );
         assert_eq!(bar_feature("building1", Tileset::Urban), None);
         assert_eq!(bar_feature("Tree9", Tileset::Urban), None);
+    }
+
+    #[test]
+    fn neighbouring_oil_stays_two_spots_in_bars_finder() {
+        // two oil resources 1.5 tiles apart (128 world units a tile, 64 elmos): their domes
+        // (radius 56 elmos) would touch
+        let layout = Layout::new(32, 32, 64).unwrap();
+        let (w, h) = layout.size.metal_cells();
+        let mut metal = Grid::filled(w, h, 0u8);
+        let oil = |x: f64| OilSpot {
+            x,
+            y: 1024.0,
+            from_derrick: false,
+        };
+        paint_metal(&mut metal, &layout, &[oil(1024.0), oil(1024.0 + 192.0)]);
+        let spots = crate::map::metal::bar_spots(&metal, 1.0, 90.0);
+        assert_eq!(spots.len(), 2, "{spots:?}");
+        assert!(spots.iter().all(|p| p.domes == 1));
     }
 
     #[test]
