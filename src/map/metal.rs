@@ -490,7 +490,7 @@ impl Map {
                 warnings.push(MetalWarning {
                     rule: "metal-spots-share",
                     message: format!(
-                        "extractors on the spots at ({:.0}, {:.0}) and ({:.0}, {:.0}) share {cells} cells holding {shared:.2} metal ({:.2} of T1 income a second), which only one of them is paid",
+                        "extractors on the spots at ({:.0}, {:.0}) and ({:.0}, {:.0}) share {cells} cells holding {shared:.2} metal ({:.3} of T1 income a second), which only one of them is paid",
                         p.x_elmos,
                         p.z_elmos,
                         q.x_elmos,
