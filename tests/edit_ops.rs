@@ -380,6 +380,11 @@ fn mistakes_are_one_line_naming_the_op_and_nothing_is_written() {
             "[[op]]\ntool = \"smooth\"\npath = [[10, 10]]\ntalus_deg = 30\n",
             "op 1: unknown key \"talus_deg\" for tool smooth",
         ),
+        // a key that does nothing in the mode given
+        (
+            "[[op]]\ntool = \"flatten\"\npath = [[10, 10]]\ntarget = \"first-click\"\nheight_elmos = 180\n",
+            "op 1: height_elmos has no effect with target = \"first-click\"",
+        ),
         (
             "[[op]]\ntool = \"raise\"\npath = [[10, 10], [9000, 10]]\n",
             "op 1: path point 2",

@@ -3,7 +3,7 @@
 //! interactions that matter. Skips with a message when there is no GPU adapter to draw with.
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use glam::Vec3;
 use groundwork::edit::procedural::relief_map;
 use groundwork::gpu::ViewOptions;
@@ -182,6 +182,54 @@ fn choosing_a_tool() {
     harness.run();
     assert!(harness.state().0.current().is_none());
     assert!(harness.state().1.grid);
+}
+
+#[test]
+fn a_setting_without_effect_in_the_chosen_mode_is_greyed_out() {
+    let map = small_map();
+    let state = (ToolsPanel::default(), ViewOptions::default());
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 600.0))
+        .build_ui_state(
+            |ui, (panel, view): &mut (ToolsPanel, ViewOptions)| {
+                panel.ui(ui, view, &map.settings, map.symmetry, true, true, None);
+            },
+            state,
+        );
+    harness.get_by_label("Flatten").click();
+    harness.run();
+    // flatten's typed height does nothing while the target is the ground under the click
+    assert!(
+        harness
+            .get_by_label("Height")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(
+        !harness
+            .get_by_label("Radius")
+            .accesskit_node()
+            .is_disabled()
+    );
+    harness.get_by_label("typed").click();
+    harness.run();
+    assert!(
+        !harness
+            .get_by_label("Height")
+            .accesskit_node()
+            .is_disabled()
+    );
+    let (tool, settings) = harness.state().0.current().unwrap();
+    assert_eq!(tool.name(), "flatten");
+    assert_eq!(settings.choice("target"), 1);
+    harness.get_by_label("first-click").click();
+    harness.run();
+    assert!(
+        harness
+            .get_by_label("Height")
+            .accesskit_node()
+            .is_disabled()
+    );
 }
 
 #[test]

@@ -153,6 +153,7 @@ fn parse_op(
     let mut settings = ToolSettings::defaults(tool);
     let mut invert = false;
     let mut path = None;
+    let mut given = Vec::new();
     for (key, value) in t {
         let num = |lo: f64, hi: f64| -> Result<f32, String> {
             let n = number(value).ok_or_else(|| format!("{key} must be a number"))?;
@@ -221,9 +222,11 @@ fn parse_op(
                 if let Some(slot) = settings.value_mut(k) {
                     *slot = new;
                 }
+                given.push(spec.key);
             }
         }
     }
+    select_modes(tool, &mut settings, &given)?;
     let path = path.ok_or("no path (path = [[x, z], ...] in elmos)")?;
     if tool.style() == StrokeStyle::Segment && path.len() != 2 {
         return Err(format!(
@@ -238,6 +241,69 @@ fn parse_op(
         invert,
         path,
     })
+}
+
+/// Makes the tool's keys `given` in an op agree with its choices: a key that has an effect under
+/// only one value of a choice the op leaves out selects that value; a key that has no effect
+/// under the choice's value (given, or selected by another key) is an error naming it.
+fn select_modes(
+    tool: &dyn Tool,
+    settings: &mut ToolSettings,
+    given: &[&'static str],
+) -> Result<(), String> {
+    let spec = |key: &str| tool.params().iter().find(|p| p.key == key);
+    let conditions = || {
+        given
+            .iter()
+            .filter_map(move |&k| Some((k, spec(k)?, spec(k)?.applies_when?)))
+    };
+    // the choices the op leaves out, set by the first key that can only mean one of their values
+    let mut selected: Vec<(&str, &str)> = Vec::new();
+    for (key, _, when) in conditions() {
+        let [only] = when.options else {
+            continue;
+        };
+        if given.contains(&when.key) || selected.iter().any(|(c, _)| *c == when.key) {
+            continue;
+        }
+        let index = match spec(when.key).map(|s| s.kind) {
+            Some(ParamKind::Choice { options, .. }) => options.iter().position(|o| o == only),
+            _ => None,
+        };
+        match (index, settings.value_mut(when.key)) {
+            (Some(i), Some(ParamValue::Choice(c))) => *c = i,
+            _ => {
+                return Err(format!(
+                    "{key} depends on {}, which {} lacks",
+                    when.key,
+                    tool.name()
+                ));
+            }
+        }
+        selected.push((when.key, key));
+    }
+    for (key, p, when) in conditions() {
+        if p.applies(tool, settings) {
+            continue;
+        }
+        let wanted = when
+            .options
+            .iter()
+            .map(|o| format!("{} = \"{o}\"", when.key))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let current = tools::choice_option(tool, settings, when.key).unwrap_or("?");
+        let why = match selected.iter().find(|(c, _)| *c == when.key) {
+            Some((_, by)) => format!(", which {by} chose"),
+            None if !given.contains(&when.key) => format!(" (the default; give {})", when.key),
+            None => String::new(),
+        };
+        return Err(format!(
+            "{key} has no effect with {} = \"{current}\"{why}: it applies only with {wanted}",
+            when.key
+        ));
+    }
+    Ok(())
 }
 
 fn parse_path(v: &Value, map: &Map) -> Result<Vec<[f32; 2]>, String> {
@@ -453,6 +519,53 @@ width_elmos = 200
         assert!(err.contains("no image x.png"), "{err}");
         let err = e("colour = 3\n");
         assert!(err.contains("unknown key \"colour\""), "{err}");
+    }
+
+    #[test]
+    fn a_key_of_one_mode_selects_it_and_a_key_without_effect_is_refused() {
+        let op = |extra: &str| {
+            format!(
+                "[[op]]\ntool = \"flatten\"\npath = [[1024, 1024]]\nradius_elmos = 200\n\
+                 strength = 1\nfalloff = \"flat\"\n{extra}"
+            )
+        };
+        // height_elmos alone can only mean a typed height: the ground goes to 180 elmos
+        let f = parse(&op("height_elmos = 180\n"), &map(), &no_images).unwrap();
+        let o = f.ops[0].stroke().unwrap();
+        assert_eq!(
+            tools::choice_option(o.tool, &o.settings, "target"),
+            Some("typed")
+        );
+        let mut s = Session::new(map());
+        run(&mut s, &f, OutOfRange::Refuse, None).unwrap();
+        let (x, z) = (1024 / 8, 1024 / 8);
+        assert_eq!(s.map().heights.get(x, z), 180.0);
+        assert_eq!(s.map().heights.get(x + 10, z), 180.0);
+        assert_eq!(s.map().heights.get(0, 0), 0.0);
+        // with the target given as typed, the same
+        let f = parse(
+            &op("target = \"typed\"\nheight_elmos = 180\n"),
+            &map(),
+            &no_images,
+        )
+        .unwrap();
+        let o = f.ops[0].stroke().unwrap();
+        assert_eq!(o.settings.choice("target"), 1);
+        assert_eq!(o.settings.number("height_elmos"), 180.0);
+        // under the click, a typed height would be silently ignored: refused, named
+        let err = parse(
+            &op("target = \"first-click\"\nheight_elmos = 180\n"),
+            &map(),
+            &no_images,
+        )
+        .unwrap_err();
+        assert!(
+            err.starts_with("op 1: height_elmos has no effect with target = \"first-click\""),
+            "{err}"
+        );
+        // keys for every mode do not select one
+        let f = parse(&op("mode = \"cut\"\n"), &map(), &no_images).unwrap();
+        assert_eq!(f.ops[0].stroke().unwrap().settings.choice("target"), 0);
     }
 
     #[test]

@@ -293,15 +293,29 @@ impl ToolsPanel {
         let tool = TOOLS[i];
         let mut pick = None;
         let s = &mut self.settings[i];
+        // settings that do nothing under the tool's current choices are greyed out
+        let applies: Vec<bool> = tool.params().iter().map(|p| p.applies(tool, s)).collect();
         egui::Grid::new(("tool params", tool.name()))
             .num_columns(2)
             .show(ui, |ui| {
-                for p in tool.params() {
-                    let l = ui.label(p.label).on_hover_text(p.help).id;
+                for (p, &applies) in tool.params().iter().zip(&applies) {
+                    let off = p.applies_when.filter(|_| !applies).map(|w| {
+                        let only = w.options.join(" or ");
+                        format!("only with {} = {only}", w.key)
+                    });
+                    let off = off.unwrap_or_default();
+                    let l = ui
+                        .add_enabled_ui(applies, |ui| {
+                            ui.label(p.label)
+                                .on_hover_text(p.help)
+                                .on_disabled_hover_text(&off)
+                        })
+                        .inner
+                        .id;
                     let Some(v) = s.value_mut(p.key) else {
                         continue;
                     };
-                    match (p.kind, v) {
+                    ui.add_enabled_ui(applies, |ui| match (p.kind, v) {
                         (
                             ParamKind::Number {
                                 min, max, integer, ..
@@ -320,7 +334,10 @@ impl ToolsPanel {
                             if integer {
                                 dv = dv.fixed_decimals(0);
                             }
-                            ui.add(dv).labelled_by(l).on_hover_text(p.help);
+                            ui.add(dv)
+                                .labelled_by(l)
+                                .on_hover_text(p.help)
+                                .on_disabled_hover_text(&off);
                         }
                         (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => {
                             ui.horizontal(|ui| {
@@ -341,7 +358,7 @@ impl ToolsPanel {
                         _ => {
                             ui.label("?");
                         }
-                    }
+                    });
                     ui.end_row();
                 }
             });

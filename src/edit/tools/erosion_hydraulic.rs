@@ -158,6 +158,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 0.1,
             integer: false,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "capacity",
@@ -169,6 +170,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 10.0,
             integer: false,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "evaporation",
@@ -180,6 +182,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 0.02,
             integer: false,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "iterations",
@@ -191,6 +194,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 60.0,
             integer: true,
         },
+        applies_when: None,
     },
 ];
 

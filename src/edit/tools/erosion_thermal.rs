@@ -95,6 +95,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 30.0,
             integer: false,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "iterations",
@@ -106,6 +107,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 10.0,
             integer: true,
         },
+        applies_when: None,
     },
 ];
 

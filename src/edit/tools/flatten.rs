@@ -1,7 +1,7 @@
 //! Flatten: pulls the ground toward one height, the one under the first click or a typed one,
 //! optionally only cutting down or only filling up. Strength is the blend per dab.
 
-use super::{KernelSpec, ParamKind, ParamSpec, StrokeStart, Tool, ToolSetup};
+use super::{AppliesWhen, KernelSpec, ParamKind, ParamSpec, StrokeStart, Tool, ToolSetup};
 use crate::edit::brush::{Brush, Falloff};
 use crate::edit::kernel::CpuPass;
 
@@ -50,17 +50,22 @@ static PARAMS: &[ParamSpec] = &[
             options: &["first-click", "typed"],
             default: 0,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "height_elmos",
         label: "Height",
-        help: "the typed target height, in elmos",
+        help: "the typed target height, in elmos (target = typed)",
         kind: ParamKind::Number {
             min: -10000.0,
             max: 10000.0,
             default: 0.0,
             integer: false,
         },
+        applies_when: Some(AppliesWhen {
+            key: "target",
+            options: &["typed"],
+        }),
     },
     ParamSpec {
         key: "mode",
@@ -70,6 +75,7 @@ static PARAMS: &[ParamSpec] = &[
             options: MODES,
             default: 0,
         },
+        applies_when: None,
     },
 ];
 

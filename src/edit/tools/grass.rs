@@ -25,6 +25,7 @@ static PARAMS: &[ParamSpec] = &[ParamSpec {
         default: 0.0,
         integer: true,
     },
+    applies_when: None,
 }];
 
 /// The byte a stroke paints: `value` when set, else the strength spread over 2..254.

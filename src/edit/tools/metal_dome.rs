@@ -47,6 +47,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 128.0,
             integer: true,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "t1_income",
@@ -58,6 +59,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 0.0,
             integer: false,
         },
+        applies_when: None,
     },
 ];
 

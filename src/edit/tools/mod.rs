@@ -99,6 +99,42 @@ pub struct ParamSpec {
     pub label: &'static str,
     pub help: &'static str,
     pub kind: ParamKind,
+    /// Set when the setting only has an effect for some values of one of the tool's choices.
+    pub applies_when: Option<AppliesWhen>,
+}
+
+/// The values of another (choice) setting under which a setting has an effect: flatten's
+/// `height_elmos` only with `target = "typed"`. Ops files refuse the setting under other values
+/// (and, given alone, it selects its value when there is one); the panel greys it out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AppliesWhen {
+    /// The choice's key.
+    pub key: &'static str,
+    /// Its options under which the setting has an effect.
+    pub options: &'static [&'static str],
+}
+
+impl ParamSpec {
+    /// Whether the setting has an effect with `settings` (true unless its `applies_when` choice
+    /// is set to another option).
+    pub fn applies(&self, tool: &dyn Tool, settings: &ToolSettings) -> bool {
+        let Some(when) = self.applies_when else {
+            return true;
+        };
+        match choice_option(tool, settings, when.key) {
+            Some(current) => when.options.contains(&current),
+            None => true,
+        }
+    }
+}
+
+/// The word `settings` hold for the tool's choice `key`.
+pub fn choice_option(tool: &dyn Tool, settings: &ToolSettings, key: &str) -> Option<&'static str> {
+    let spec = tool.params().iter().find(|p| p.key == key)?;
+    match spec.kind {
+        ParamKind::Choice { options, .. } => options.get(settings.choice(key)).copied(),
+        _ => None,
+    }
 }
 
 /// A setting's value.
@@ -418,5 +454,44 @@ mod tests {
             }
         }
         assert!(find("nope").is_none());
+    }
+
+    #[test]
+    fn conditions_name_a_choice_of_the_same_tool_and_its_options() {
+        let mut conditional = 0;
+        for t in TOOLS {
+            for p in t.params() {
+                let Some(when) = p.applies_when else {
+                    continue;
+                };
+                conditional += 1;
+                let choice = t.params().iter().find(|c| c.key == when.key);
+                let Some(ParamSpec {
+                    kind: ParamKind::Choice { options, default },
+                    ..
+                }) = choice
+                else {
+                    panic!(
+                        "{}: {} depends on {}, not a choice",
+                        t.name(),
+                        p.key,
+                        when.key
+                    );
+                };
+                assert!(!when.options.is_empty(), "{}: {}", t.name(), p.key);
+                for o in when.options {
+                    assert!(options.contains(o), "{}: {} = {o}", t.name(), when.key);
+                }
+                // under each option of the choice, the setting applies exactly when listed
+                let mut s = ToolSettings::defaults(*t);
+                assert_eq!(choice_option(*t, &s, when.key), Some(options[*default]));
+                for (i, o) in options.iter().enumerate() {
+                    *s.value_mut(when.key).unwrap() = ParamValue::Choice(i);
+                    assert_eq!(p.applies(*t, &s), when.options.contains(o));
+                }
+            }
+        }
+        // flatten's typed height, at least
+        assert!(conditional >= 1);
     }
 }

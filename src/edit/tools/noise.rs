@@ -97,6 +97,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 1.0,
             integer: true,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "scale_elmos",
@@ -108,6 +109,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 512.0,
             integer: false,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "octaves",
@@ -119,6 +121,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 4.0,
             integer: true,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "amplitude_elmos",
@@ -130,6 +133,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 12.0,
             integer: false,
         },
+        applies_when: None,
     },
 ];
 

@@ -62,6 +62,7 @@ static PARAMS: &[ParamSpec] = &[ParamSpec {
         default: 256.0,
         integer: false,
     },
+    applies_when: None,
 }];
 
 fn half_len_elmos(s: &StrokeStart) -> f32 {

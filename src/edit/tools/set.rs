@@ -17,6 +17,7 @@ static PARAMS: &[ParamSpec] = &[ParamSpec {
         default: 0.0,
         integer: false,
     },
+    applies_when: None,
 }];
 
 impl Tool for Set {

@@ -48,6 +48,7 @@ static PARAMS: &[ParamSpec] = &[
         label: "Image",
         help: "a greyscale PNG (16-bit for smooth heights); white is height_elmos",
         kind: ParamKind::Image,
+        applies_when: None,
     },
     ParamSpec {
         key: "height_elmos",
@@ -59,6 +60,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 100.0,
             integer: false,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "rotation_deg",
@@ -70,6 +72,7 @@ static PARAMS: &[ParamSpec] = &[
             default: 0.0,
             integer: false,
         },
+        applies_when: None,
     },
     ParamSpec {
         key: "mode",
@@ -79,6 +82,7 @@ static PARAMS: &[ParamSpec] = &[
             options: MODES,
             default: 0,
         },
+        applies_when: None,
     },
 ];
 

@@ -20,6 +20,7 @@ static PARAMS: &[ParamSpec] = &[ParamSpec {
         default: 0.0,
         integer: true,
     },
+    applies_when: None,
 }];
 
 fn index(settings: &ToolSettings) -> u8 {
