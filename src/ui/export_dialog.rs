@@ -68,6 +68,10 @@ pub struct ExportDialog {
     pub result: Option<ExportResult>,
     /// Where the choice of folder is kept (`None`: not kept, as in tests).
     remember: Option<PathBuf>,
+    /// The folder as typed in the dialog's text field.
+    typed: String,
+    /// Why the typed folder was not taken.
+    typed_error: Option<String>,
 }
 
 impl ExportDialog {
@@ -82,13 +86,18 @@ impl ExportDialog {
         ExportDialog {
             open: false,
             folders,
-            dir,
             kind: ArchiveKind::Sd7,
             overwrite: false,
             lint,
             findings: None,
             running: None,
             result: None,
+            typed: dir
+                .as_ref()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default(),
+            typed_error: None,
+            dir,
             remember,
         }
     }
@@ -122,8 +131,25 @@ impl ExportDialog {
             }
             let _ = std::fs::write(f, dir.to_string_lossy().as_bytes());
         }
+        self.typed = dir.display().to_string();
+        self.typed_error = None;
         self.dir = Some(dir);
         self.result = None;
+    }
+
+    /// Takes the folder typed in the text field, when it is one.
+    fn take_typed(&mut self) {
+        let text = self.typed.trim();
+        if text.is_empty() || self.dir.as_ref().is_some_and(|d| d.as_os_str() == text) {
+            self.typed_error = None;
+            return;
+        }
+        let path = PathBuf::from(text);
+        if path.is_dir() {
+            self.choose_dir(path);
+        } else {
+            self.typed_error = Some(format!("{} is not a folder", path.display()));
+        }
     }
 
     /// Whether an export is running.
@@ -221,9 +247,22 @@ impl ExportDialog {
 
     fn contents(&mut self, ui: &mut egui::Ui, map: &Map, revision: u64) -> Option<ExportAction> {
         let mut action = None;
-        ui.strong("Maps folder");
+        let heading = ui.strong("Maps folder").id;
         let found: Vec<MapsFolder> = self.folders.iter().filter(|f| f.found).cloned().collect();
-        if found.is_empty() && !self.folders.is_empty() {
+        let chosen = self
+            .dir
+            .as_ref()
+            .map(|d| match found.iter().find(|f| &f.path == d) {
+                Some(f) => format!(
+                    "Exporting into {}'s maps folder, {}.",
+                    f.game.label(),
+                    d.display()
+                ),
+                None => format!("Exporting into {}, the folder you chose.", d.display()),
+            });
+        if let Some(line) = chosen {
+            ui.label(line);
+        } else if found.is_empty() && !self.folders.is_empty() {
             let looked: Vec<String> = self
                 .folders
                 .iter()
@@ -254,13 +293,31 @@ impl ExportDialog {
                             picked = Some(f.path.clone());
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(heading);
             if ui.button("Browse…").clicked() {
                 action = Some(ExportAction::Browse);
             }
         });
         if let Some(p) = picked {
             self.choose_dir(p);
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("Folder:").id;
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.typed)
+                        .hint_text("type a maps folder and press Enter")
+                        .desired_width(380.0),
+                )
+                .labelled_by(l);
+            if field.lost_focus() {
+                self.take_typed();
+            }
+        });
+        if let Some(e) = &self.typed_error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
         }
         ui.horizontal(|ui| {
             ui.label("Container:");

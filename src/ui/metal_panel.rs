@@ -46,27 +46,24 @@ impl MetalPanel {
         if r.spots.is_empty() {
             return;
         }
-        egui::ScrollArea::vertical()
-            .id_salt("spots")
-            .max_height(180.0)
+        // every row, in the panel's own scroll: a nested scroll area there gets only the space
+        // left below the tools, two or three rows
+        egui::Grid::new("spot list")
+            .num_columns(5)
+            .striped(true)
             .show(ui, |ui| {
-                egui::Grid::new("spot list")
-                    .num_columns(5)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for h in ["x, z", "cells", "worth", "T1/s", "moho/s"] {
-                            ui.strong(h);
-                        }
-                        ui.end_row();
-                        for s in &r.spots {
-                            ui.label(format!("{:.0}, {:.0}", s.x_elmos, s.z_elmos));
-                            ui.label(s.cells.to_string());
-                            ui.label(format!("{:.2}", s.worth));
-                            ui.label(format!("{:.2}", s.t1_income));
-                            ui.label(format!("{:.2}", s.moho_income));
-                            ui.end_row();
-                        }
-                    });
+                for h in ["x, z", "cells", "worth", "T1/s", "moho/s"] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for s in &r.spots {
+                    ui.label(format!("{:.0}, {:.0}", s.x_elmos, s.z_elmos));
+                    ui.label(s.cells.to_string());
+                    ui.label(format!("{:.2}", s.worth));
+                    ui.label(format!("{:.2}", s.t1_income));
+                    ui.label(format!("{:.2}", s.moho_income));
+                    ui.end_row();
+                }
             });
     }
 }

@@ -6,6 +6,8 @@ pub mod app;
 pub mod autosave;
 pub mod document;
 pub mod export_dialog;
+mod file_browser;
+pub mod file_dialog;
 pub mod jobs;
 pub mod log_panel;
 pub mod metal_panel;
@@ -35,6 +37,8 @@ pub struct EditorOptions {
     /// Where the recent-files list and the export folder are kept, instead of the user's
     /// config folder (tests).
     pub config_dir: Option<PathBuf>,
+    /// File dialogs use the in-app browser even where the system's could open (tests).
+    pub in_app_file_dialogs: bool,
 }
 
 impl EditorOptions {

@@ -220,7 +220,8 @@ impl PropertiesPanel {
                 }
             });
         }
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        // scrolls sideways too: content wider than the panel never widens it (and shrinks the map view)
+        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             egui::CollapsingHeader::new("Map").default_open(true).show(ui, |ui| {
                 egui::Grid::new("identity").num_columns(2).striped(true).show(ui, |ui| {
                     changed |= text(ui, "Name", &mut s.name);
@@ -538,7 +539,7 @@ fn terrain_types_ui(ui: &mut egui::Ui, s: &mut MapSettings) -> bool {
                     let l = ui.strong(format!("Type {index}")).id;
                     ui.horizontal(|ui| {
                         changed |= ui
-                            .text_edit_singleline(&mut t.name)
+                            .add(egui::TextEdit::singleline(&mut t.name).desired_width(120.0))
                             .labelled_by(l)
                             .changed();
                         if ui.small_button("remove").labelled_by(l).clicked() {

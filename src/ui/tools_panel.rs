@@ -2,14 +2,12 @@
 //! the chosen tool's own settings (drawn from its parameter list, so a new tool needs no UI
 //! code), the symmetry mode, and which overlays are blended over the ground, with their legends.
 
-use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, channel};
-
 use crate::edit::brush::{BrushShape, Falloff, MaskImage};
 use crate::edit::tools::{ParamKind, ParamValue, StrokeStyle, TOOLS, Tool, ToolSettings};
 use crate::gpu::ViewOptions;
 use crate::gpu::view::{metal_overlay_rgba, type_colour};
 use crate::map::{MapSettings, SymmetryMode};
+use crate::ui::file_dialog::{Answer, FileDialogs, Pick, Request};
 
 /// Where an image picked in a file dialog goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,8 +24,8 @@ pub struct ToolsPanel {
     pub tool: Option<usize>,
     /// Each tool's settings, kept while the user switches between tools.
     pub settings: Vec<ToolSettings>,
-    /// An image being picked: for which tool and setting.
-    picking: Option<(usize, ImageSlot, Receiver<Option<PathBuf>>)>,
+    /// The dialog picking an image, for which tool and setting.
+    picking: FileDialogs<(usize, ImageSlot)>,
     /// The last problem loading an image.
     pub image_error: Option<String>,
 }
@@ -37,7 +35,7 @@ impl Default for ToolsPanel {
         ToolsPanel {
             tool: Some(0),
             settings: TOOLS.iter().map(|t| ToolSettings::defaults(*t)).collect(),
-            picking: None,
+            picking: FileDialogs::default(),
             image_error: None,
         }
     }
@@ -90,17 +88,19 @@ impl ToolsPanel {
         }
     }
 
+    /// Image dialogs use the in-app browser even where the system's could open (tests).
+    pub fn use_in_app_dialogs(&mut self) {
+        self.picking = FileDialogs::in_app_only("asked for");
+    }
+
+    /// Lines for the log: the image dialog could not open and the in-app browser is used.
+    pub fn take_dialog_notices(&mut self) -> Vec<String> {
+        self.picking.take_notices()
+    }
+
     /// Takes an image the file dialog picked.
-    fn poll_picked(&mut self) {
-        let Some((tool, slot, rx)) = &self.picking else {
-            return;
-        };
-        let Ok(picked) = rx.try_recv() else {
-            return;
-        };
-        let (tool, slot) = (*tool, *slot);
-        self.picking = None;
-        let Some(path) = picked else {
+    fn poll_picked(&mut self, ctx: &egui::Context) {
+        let Some(Answer::Picked((tool, slot), path)) = self.picking.poll(ctx) else {
             return;
         };
         match crate::formats::project::read_grey_unit(&path) {
@@ -128,24 +128,11 @@ impl ToolsPanel {
     }
 
     fn pick_image(&mut self, tool: usize, slot: ImageSlot, ctx: &egui::Context) {
-        if self.picking.is_some() {
-            return;
-        }
-        let (tx, rx) = channel();
-        let repaint = ctx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("image dialog".into())
-            .spawn(move || {
-                let picked = rfd::FileDialog::new()
-                    .set_title("Pick a greyscale PNG")
-                    .add_filter("PNG images", &["png"])
-                    .pick_file();
-                let _ = tx.send(picked);
-                repaint.request_repaint();
-            });
-        if spawned.is_ok() {
-            self.picking = Some((tool, slot, rx));
-        }
+        let request = Request::new(
+            "Pick a greyscale PNG",
+            Pick::File(vec![("PNG images".into(), vec!["png".into()])]),
+        );
+        self.picking.open((tool, slot), request, ctx);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -159,7 +146,7 @@ impl ToolsPanel {
         gpu_brushes: bool,
         stroke_note: Option<String>,
     ) -> Option<PanelAction> {
-        self.poll_picked();
+        self.poll_picked(ui.ctx());
         let mut action = None;
         ui.heading("Tools");
         ui.horizontal_wrapped(|ui| {

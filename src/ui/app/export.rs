@@ -17,7 +17,7 @@ impl EditorApp {
         let dialog = self.export.get_or_insert_with(|| match &self.maps_folder {
             Some(dir) => {
                 let mut d = ExportDialog::new(Vec::new(), Default::default(), None);
-                d.dir = Some(dir.clone());
+                d.choose_dir(dir.clone());
                 d
             }
             None => ExportDialog::for_this_computer(self.config_dir.as_deref()),

@@ -10,13 +10,13 @@ mod screenshot;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 
 use crate::gpu::{BrushKernels, GpuContext, MapScene, Renderer};
 
 use super::EditorOptions;
 use super::document::Document;
+use super::file_dialog::{Answer, FileDialogs, Pick, Request};
 use super::jobs::{self, Job, Outcome, PathKind, Source, WorkerGpu};
 use super::log_panel::LogPanel;
 use super::metal_panel::MetalPanel;
@@ -81,7 +81,8 @@ pub struct EditorApp {
     job: Option<Job>,
     pending: Option<Pending>,
     after_save: Option<Pending>,
-    dialog: Option<Receiver<(DialogKind, Option<PathBuf>)>>,
+    /// The file dialog open now: the system's, or the in-app browser where it cannot open.
+    dialogs: FileDialogs<DialogKind>,
     screenshot: Option<ScreenshotPlan>,
     /// A Warzone 2100 source's maps, waiting for the user to pick one.
     import_choice: Option<import::ImportChoice>,
@@ -168,7 +169,11 @@ impl EditorApp {
             job: None,
             pending: None,
             after_save: None,
-            dialog: None,
+            dialogs: if options.in_app_file_dialogs {
+                FileDialogs::in_app_only("asked for")
+            } else {
+                FileDialogs::default()
+            },
             screenshot: options.screenshot.map(|(path, frames)| ScreenshotPlan {
                 path,
                 frames_left: frames,
@@ -194,6 +199,9 @@ impl EditorApp {
             last_frame: std::time::Instant::now(),
         };
         app.viewport.animate_water = options.animate_water;
+        if options.in_app_file_dialogs {
+            app.tools.use_in_app_dialogs();
+        }
         app.recovery = app.autosave.recovery();
         match options.open {
             Some(path) => app.open_path(path, &cc.egui_ctx),
@@ -303,80 +311,72 @@ impl EditorApp {
         }
     }
 
-    /// Runs a file dialog on its own thread so the window keeps drawing.
+    /// Opens a file dialog: the system's on its own thread so the window keeps drawing, or the
+    /// in-app browser where the system's cannot open.
     fn start_dialog(&mut self, kind: DialogKind, ctx: &egui::Context) {
-        if self.dialog.is_some() {
-            return;
-        }
-        let (tx, rx) = channel();
-        let repaint = ctx.clone();
         let stem = self
             .doc
             .as_ref()
             .map(|d| d.map().settings.file_stem())
             .unwrap_or_else(|| "map".into());
-        let spawned = std::thread::Builder::new()
-            .name("file dialog".into())
-            .spawn(move || {
-                let picked = match kind {
-                    DialogKind::OpenFile => rfd::FileDialog::new()
-                        .set_title("Open a map")
-                        .add_filter("Spring maps", &["sd7", "sdz", "smf"])
-                        .add_filter("Maps to import", &import::import_extensions())
-                        .pick_file(),
-                    DialogKind::OpenFolder => rfd::FileDialog::new()
-                        .set_title("Open a project folder or an .sdd")
-                        .pick_folder(),
-                    DialogKind::Import { importer, kind } => {
-                        match crate::import::find(importer)
-                            .and_then(|i| Some((i.game(), *i.file_kinds().get(kind)?)))
-                        {
-                            Some((game, (label, []))) => rfd::FileDialog::new()
-                                .set_title(format!("Import a {game} map: {label}"))
-                                .pick_folder(),
-                            Some((game, (label, extensions))) => rfd::FileDialog::new()
-                                .set_title(format!("Import a {game} map: {label}"))
-                                .add_filter(label, extensions)
-                                .pick_file(),
-                            None => None,
-                        }
+        let png = || vec![("PNG images".to_string(), vec!["png".to_string()])];
+        let strings = |e: &[&str]| e.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let request = match kind {
+            DialogKind::OpenFile => Request::new(
+                "Open a map",
+                Pick::File(vec![
+                    ("Spring maps".into(), strings(&["sd7", "sdz", "smf"])),
+                    ("Maps to import".into(), import::import_extensions()),
+                ]),
+            ),
+            DialogKind::OpenFolder => {
+                Request::new("Open a project folder or an .sdd", Pick::Folder)
+            }
+            DialogKind::Import { importer, kind } => {
+                match crate::import::find(importer)
+                    .and_then(|i| Some((i.game(), *i.file_kinds().get(kind)?)))
+                {
+                    Some((game, (label, []))) => {
+                        Request::new(format!("Import a {game} map: {label}"), Pick::Folder)
                     }
-                    DialogKind::SaveAs => rfd::FileDialog::new()
-                        .set_title("Save as a project folder")
-                        .set_file_name(stem)
-                        .save_file(),
-                    DialogKind::ImportHeightmap => rfd::FileDialog::new()
-                        .set_title("Import a heightmap (16-bit grey PNG)")
-                        .add_filter("PNG images", &["png"])
-                        .pick_file(),
-                    DialogKind::ExportHeightmap => rfd::FileDialog::new()
-                        .set_title("Export the heightmap (16-bit grey PNG)")
-                        .add_filter("PNG images", &["png"])
-                        .set_file_name(format!("{stem}_height.png"))
-                        .save_file(),
-                    DialogKind::ExportFolder => rfd::FileDialog::new()
-                        .set_title("The game's maps folder to export into")
-                        .pick_folder(),
-                };
-                let _ = tx.send((kind, picked));
-                repaint.request_repaint();
-            });
-        match spawned {
-            Ok(_) => self.dialog = Some(rx),
-            Err(e) => self.log.error(format!("cannot open a file dialog: {e}")),
+                    Some((game, (label, extensions))) => Request::new(
+                        format!("Import a {game} map: {label}"),
+                        Pick::File(vec![(label.to_string(), strings(extensions))]),
+                    ),
+                    None => return,
+                }
+            }
+            DialogKind::SaveAs => Request::new("Save as a project folder", Pick::Save(stem)),
+            DialogKind::ImportHeightmap => {
+                Request::new("Import a heightmap (16-bit grey PNG)", Pick::File(png()))
+            }
+            DialogKind::ExportHeightmap => Request::new(
+                "Export the heightmap (16-bit grey PNG)",
+                Pick::Save(format!("{stem}_height.png")),
+            ),
+            DialogKind::ExportFolder => {
+                Request::new("The game's maps folder to export into", Pick::Folder)
+            }
+        };
+        self.dialogs.open(kind, request, ctx);
+        for line in self.dialogs.take_notices() {
+            self.log.warn(line);
         }
     }
 
     fn poll_dialog(&mut self, ctx: &egui::Context) {
-        let Some(rx) = &self.dialog else { return };
-        let Ok((kind, picked)) = rx.try_recv() else {
-            return;
-        };
-        self.dialog = None;
-        let Some(path) = picked else {
-            // cancelled: whatever waited for a save does not happen
-            self.after_save = None;
-            return;
+        let answer = self.dialogs.poll(ctx);
+        for line in self.dialogs.take_notices() {
+            self.log.warn(line);
+        }
+        let (kind, path) = match answer {
+            Some(Answer::Picked(kind, path)) => (kind, path),
+            Some(Answer::Cancelled(_)) => {
+                // whatever waited for a save does not happen
+                self.after_save = None;
+                return;
+            }
+            None => return,
         };
         match kind {
             DialogKind::OpenFile | DialogKind::OpenFolder => self.open_path(path, ctx),
@@ -710,6 +710,9 @@ impl eframe::App for EditorApp {
                     );
                     if let Some(action) = action {
                         self.panel_action(action);
+                    }
+                    for line in self.tools.take_dialog_notices() {
+                        self.log.warn(line);
                     }
                     let metal_tool = self
                         .tools
