@@ -129,6 +129,20 @@ fn check_engine_sees(map: &Map, archive: &Path) {
     expect["height_u16_samples"] = json!(samples);
     let v = common::validate_map(archive, Some(&expect), Some(dump.path()));
     assert_eq!(v["lint_ok"], true, "lint: {}", v["lint"]);
+    // the wind BAR's lobby shows is unitsync's, which has no defaults of its own: the engine's
+    // (5..25) unless the map sets it
+    let info = &v["unitsync"]["mapInfo"];
+    let a = &map.settings.atmosphere;
+    assert_eq!(
+        info["minWind"].as_f64(),
+        Some(a.min_wind_or_default() as f64),
+        "{info}"
+    );
+    assert_eq!(
+        info["maxWind"].as_f64(),
+        Some(a.max_wind_or_default() as f64),
+        "{info}"
+    );
     assert!(v["expect"].as_array().unwrap().len() >= 12);
     // and byte for byte, every grid
     assert_eq!(
@@ -178,7 +192,12 @@ fn maps_of_several_sizes_load_exactly_as_written() {
     }
     let dir = tempfile::tempdir().unwrap();
     for (w, h, ext) in [(2, 2, "sd7"), (4, 2, "sdz"), (2, 6, "sdd"), (8, 8, "sd7")] {
-        let map = patterned_map(w, h, &format!("Pattern {w}x{h}"));
+        let mut map = patterned_map(w, h, &format!("Pattern {w}x{h}"));
+        if w == 4 {
+            // a map's own wind is kept (whole numbers: unitsync reports wind as integers)
+            map.settings.atmosphere.min_wind = Some(2.0);
+            map.settings.atmosphere.max_wind = Some(18.0);
+        }
         let archive = compile_via_cli(&map, dir.path(), &format!("pattern_{w}x{h}.{ext}"));
         check_engine_sees(&map, &archive);
     }

@@ -212,6 +212,19 @@ impl LightingSettings {
     }
 }
 
+/// The engine's wind when the map gives none (`rts/Map/MapInfo.cpp`). unitsync has no such
+/// default (it reports 0..0), so the compiler writes these.
+impl AtmosphereSettings {
+    pub const DEFAULT_MIN_WIND: f32 = 5.0;
+    pub const DEFAULT_MAX_WIND: f32 = 25.0;
+    pub fn min_wind_or_default(&self) -> f32 {
+        self.min_wind.unwrap_or(Self::DEFAULT_MIN_WIND)
+    }
+    pub fn max_wind_or_default(&self) -> f32 {
+        self.max_wind.unwrap_or(Self::DEFAULT_MAX_WIND)
+    }
+}
+
 /// Unit speed multipliers per movement class on one terrain type.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]

@@ -223,7 +223,11 @@ pub fn mapinfo_table(
         }
     }
     t.insert("smf", LuaValue::Table(smf));
-    t.insert("atmosphere", LuaValue::Table(s.atmosphere.to_lua()));
+    // the engine's wind defaults, written out: unitsync (and so BAR's lobby) reads 0..0 without
+    let mut atmosphere = s.atmosphere.clone();
+    atmosphere.min_wind = Some(s.atmosphere.min_wind_or_default());
+    atmosphere.max_wind = Some(s.atmosphere.max_wind_or_default());
+    t.insert("atmosphere", LuaValue::Table(atmosphere.to_lua()));
     // BAR reads `lighting` without a nil check: always write it, defaults filled in
     let mut lighting = s.lighting.clone();
     lighting.sun_dir.get_or_insert([0.0, 1.0, 2.0, 1.0]);

@@ -93,6 +93,24 @@ fn written_mapinfo_reads_back_through_lua() {
 }
 
 #[test]
+fn wind_is_written_with_the_engine_defaults_unless_the_map_sets_it() {
+    let read_back = |s: &MapSettings| {
+        let src = write_mapinfo(&mapinfo_table(s, &[], "maps/w.smf", "maps/w.smt"));
+        let table = eval_mapinfo(src.as_bytes(), &NoFiles, LuaLimits::default()).unwrap();
+        let a = mapinfo_from_table(&table).settings.atmosphere;
+        (a.min_wind, a.max_wind)
+    };
+    let mut s = MapSettings::default();
+    assert_eq!(s.atmosphere.min_wind, None);
+    assert_eq!(read_back(&s), (Some(5.0), Some(25.0)));
+    s.atmosphere.min_wind = Some(0.0);
+    s.atmosphere.max_wind = Some(12.5);
+    assert_eq!(read_back(&s), (Some(0.0), Some(12.5)));
+    s.atmosphere.min_wind = None;
+    assert_eq!(read_back(&s), (Some(5.0), Some(12.5)));
+}
+
+#[test]
 fn void_water_drops_the_plane_colour() {
     let mut s = sample_settings();
     s.void_water = true;
