@@ -91,6 +91,11 @@ fn bar_template_round_trips_through_a_project() {
     for key in ["GetMapMinHeight", "GetMapMaxHeight", "startPositions"] {
         assert_eq!(u0[key], u1[key], "{key}");
     }
+    // the template's own wind (1..20), as the lobby shows it
+    for key in ["minWind", "maxWind"] {
+        assert_eq!(u0["mapInfo"][key], u1["mapInfo"][key], "{key}");
+    }
+    assert_eq!(u1["mapInfo"]["maxWind"], 20);
     for layer in ["height_", "metal_", "type_", "grass_"] {
         assert_eq!(
             common::dumped(&d0, layer),
