@@ -603,3 +603,55 @@ impl GpuLayers for SceneLayers<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file under `shaders/` is used: it is part of the module a kernel the GPU builds
+    /// compiles (the prelude, the dab loop or the kernel's own WGSL), or a render pipeline of
+    /// `gpu/` includes it by name. A file nothing uses (or a new one not wired in) fails here.
+    #[test]
+    fn every_shader_file_is_used() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let kernels: Vec<String> = all_kernels().iter().map(|k| k.module_source()).collect();
+        // the names the gpu module's sources pass to include_str!
+        let marker = concat!("include_str!(\"../../", "shaders/");
+        let mut included = Vec::new();
+        for entry in std::fs::read_dir(root.join("src/gpu")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for part in text.split(marker).skip(1) {
+                    if let Some(name) = part.split('"').next() {
+                        included.push(name.to_string());
+                    }
+                }
+            }
+        }
+        let mut files = Vec::new();
+        let mut dirs = vec![root.join("shaders")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "wgsl") {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() > 10, "{} shader files", files.len());
+        let unused: Vec<String> = files
+            .iter()
+            .filter_map(|path| {
+                let name = path.strip_prefix(root.join("shaders")).unwrap();
+                let name = name.to_string_lossy().replace('\\', "/");
+                let text = std::fs::read_to_string(path).unwrap();
+                let in_kernel = kernels.iter().any(|k| k.contains(&text));
+                (!in_kernel && !included.contains(&name)).then_some(name)
+            })
+            .collect();
+        assert!(unused.is_empty(), "shaders nothing uses: {unused:?}");
+    }
+}
