@@ -272,6 +272,8 @@ fn minimap_and_log() {
             minimap.ui(
                 ui,
                 &map,
+                0,
+                &ViewOptions::default(),
                 [512.0, 512.0],
                 Some([
                     [100.0, 100.0],

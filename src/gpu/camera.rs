@@ -235,6 +235,16 @@ impl Camera {
         self.distance_elmos = (self.distance_elmos * factor).clamp(40.0, 200_000.0);
     }
 
+    /// Zooms by a factor (< 1 closer) towards `point` (elmos): the eye moves along its line
+    /// to the point, the heading kept, so the point stays where it was on the screen (the
+    /// orthographic view's extent scales about it alike). Within the bounds of [`Self::zoom`].
+    pub fn zoom_toward(&mut self, factor: f32, point: Vec3) {
+        let before = self.distance_elmos;
+        self.zoom(factor);
+        let f = self.distance_elmos / before;
+        self.target = point + (self.target - point) * f;
+    }
+
     /// Keeps the eye at least [`MIN_CLEARANCE_ELMOS`] above the ground under it, raising the
     /// pitch first and the target if that is not enough.
     pub fn clamp_above_ground(&mut self, ground_at: impl Fn(f32, f32) -> f32) {
@@ -354,6 +364,45 @@ mod tests {
             "{:?}",
             c.eye()
         );
+    }
+
+    /// Where a world point lands on the view, in device coordinates.
+    fn on_screen(c: &Camera, p: Vec3, aspect: f32) -> glam::Vec2 {
+        let q = c.view_proj(aspect) * p.extend(1.0);
+        glam::Vec2::new(q.x / q.w, q.y / q.w)
+    }
+
+    #[test]
+    fn zooming_toward_a_point_keeps_it_under_the_cursor() {
+        let aspect = 16.0 / 9.0;
+        for preset in [
+            CameraPreset::Overview,
+            CameraPreset::Top,
+            CameraPreset::Grazing,
+        ] {
+            let mut c = Camera::preset(preset, 4096.0, 4096.0, 0.0);
+            c.yaw_rad = 0.7;
+            // the ground under an off-centre cursor
+            let (o, d) = c.ray(0.45, -0.3, aspect);
+            let point = o + d * ((40.0 - o.y) / d.y);
+            let at = on_screen(&c, point, aspect);
+            let (target0, distance0) = (c.target, c.distance_elmos);
+            for factor in [0.5, 0.8, 1.6] {
+                c.zoom_toward(factor, point);
+                let now = on_screen(&c, point, aspect);
+                assert!(
+                    (now - at).length() < 1e-3,
+                    "{preset:?} x{factor}: {at} -> {now}"
+                );
+            }
+            assert!((c.distance_elmos - distance0 * 0.64).abs() < 0.1);
+            // off-centre: the view's centre moved towards the point, not just closer
+            assert!((c.target - target0).length() > 50.0, "{preset:?}");
+            // clamped zooms keep the point too
+            c.zoom_toward(1e-6, point);
+            assert_eq!(c.distance_elmos, 40.0);
+            assert!((on_screen(&c, point, aspect) - at).length() < 1e-3);
+        }
     }
 
     #[test]

@@ -116,6 +116,15 @@ pub struct WaterPreset {
     pub water: super::WaterSettings,
 }
 
+impl WaterPreset {
+    /// Gives `water` this look: the keys the preset names take its values, and every other
+    /// key goes back to the engine default (unset), the map's unknown water keys included, so
+    /// nothing of an earlier look stays behind (a lava's damage in a lake).
+    pub fn apply_to(&self, water: &mut super::WaterSettings) {
+        *water = self.water.clone();
+    }
+}
+
 /// The built-in looks: clear tropical, deep ocean, murky swamp, lava-like.
 pub fn builtin_presets() -> Vec<WaterPreset> {
     let preset = |name: &str, f: &dyn Fn(&mut super::WaterSettings)| {
@@ -315,6 +324,33 @@ mod tests {
         assert!(b.axis[0].abs() > 0.99, "{b:?}");
         assert!(b.half_length_elmos > 350.0, "{b:?}");
         assert!(largest_water_body(&super::super::HeightGrid::filled(9, 9, 1.0)).is_none());
+    }
+
+    #[test]
+    fn a_preset_resets_every_key_it_does_not_name() {
+        let presets = builtin_presets();
+        let by_name = |n: &str| presets.iter().find(|p| p.name == n).unwrap();
+        let (lava, deep) = (by_name("Lava-like"), by_name("Deep ocean"));
+        let mut water = super::super::WaterSettings::default();
+        water
+            .extra
+            .insert("someFutureKey", crate::map::LuaValue::Number(3.0));
+        lava.apply_to(&mut water);
+        assert_eq!(water.damage, Some(100.0));
+        deep.apply_to(&mut water);
+        assert_eq!(water.damage.unwrap_or(defaults::DAMAGE), defaults::DAMAGE);
+        // the table holds exactly the keys the preset names, with its values
+        let (got, named) = (water.to_lua(), deep.water.to_lua());
+        assert_eq!(got, named);
+        // so every key Deep ocean leaves out resolves to the engine default
+        for unnamed in ["damage", "diffuseColor", "specularColor", "someFutureKey"] {
+            assert!(got.get(unnamed).is_none(), "{unnamed} left behind");
+        }
+        let mut s = MapSettings::default();
+        s.water = water;
+        let w = BumpWater::from_settings(&s);
+        assert_eq!(w.diffuse_color, defaults::DIFFUSE_COLOR);
+        assert_eq!(w.specular_color, s.lighting.ground_diffuse_or_default());
     }
 
     #[test]

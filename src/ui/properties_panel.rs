@@ -199,6 +199,12 @@ fn text(ui: &mut egui::Ui, label: &str, v: &mut String) -> bool {
 }
 
 impl PropertiesPanel {
+    /// Forgets the choices made for the previous map (the preset picked, the name being
+    /// typed): another map was opened.
+    pub fn new_map(&mut self) {
+        *self = PropertiesPanel::default();
+    }
+
     /// Shows `settings` for a map with `team_count` start positions whose archive carries the
     /// files `bundled` (paths) and which keeps the water `presets`; returns what changed.
     pub fn ui(
@@ -278,10 +284,8 @@ impl PropertiesPanel {
                     s.tidal_strength
                 ));
                 let (applied, saved) = self.presets_ui(ui, &s.water, presets);
-                if let Some(water) = applied {
-                    let damage = s.water.damage;
-                    s.water = water;
-                    s.water.damage = s.water.damage.or(damage);
+                if let Some(preset) = applied {
+                    preset.apply_to(&mut s.water);
                     changed = true;
                 }
                 new_presets = saved;
@@ -361,14 +365,14 @@ impl PropertiesPanel {
     }
 
     /// The water presets: pick one and apply it, or save the current water under a name (the
-    /// map's own, kept in `map.toml`). Returns the water to apply and the new list of the map's
+    /// map's own, kept in `map.toml`). Returns the preset to apply and the new list of the map's
     /// presets.
     fn presets_ui(
         &mut self,
         ui: &mut egui::Ui,
         current: &crate::map::WaterSettings,
         own: &[WaterPreset],
-    ) -> (Option<crate::map::WaterSettings>, Option<Vec<WaterPreset>>) {
+    ) -> (Option<WaterPreset>, Option<Vec<WaterPreset>>) {
         let all: Vec<WaterPreset> = builtin_presets()
             .into_iter()
             .chain(own.iter().cloned())
@@ -393,7 +397,7 @@ impl PropertiesPanel {
                 .response
                 .labelled_by(l);
             if ui.button("Apply").clicked() {
-                apply = Some(all[self.preset].water.clone());
+                apply = Some(all[self.preset].clone());
             }
             if self.preset >= builtin && ui.button("Delete").clicked() {
                 let name = &all[self.preset].name;

@@ -150,12 +150,16 @@ impl ToolsPanel {
         let mut action = None;
         ui.heading("Tools");
         ui.horizontal_wrapped(|ui| {
-            ui.selectable_value(&mut self.tool, None, "Navigate");
+            ui.selectable_value(&mut self.tool, None, "Navigate")
+                .on_hover_text(super::viewport::CAMERA_CONTROLS);
             for (i, t) in TOOLS.iter().enumerate() {
                 ui.selectable_value(&mut self.tool, Some(i), t.label())
                     .on_hover_text(t.help());
             }
         });
+        if self.tool.is_none() {
+            ui.weak(super::viewport::CAMERA_CONTROLS);
+        }
         if let Some(i) = self.tool {
             let tool = TOOLS[i];
             ui.weak(tool.help());

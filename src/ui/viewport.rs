@@ -20,6 +20,12 @@ use super::document::Document;
 use super::log_panel::LogPanel;
 use super::tools_panel::ToolsPanel;
 
+/// How the mouse and keys move the camera, for the Navigate tool's help (and the README).
+pub const CAMERA_CONTROLS: &str = "Scroll zooms toward the ground under the cursor. \
+Right-drag pans; middle-drag (or Alt+left-drag) orbits, Shift+middle-drag pans. \
+W A S D move (Shift faster), E and Q zoom in and out, T toggles the top-down view, \
+F or Home frames the whole map. These work with every tool.";
+
 /// The GPU handles the view draws with.
 pub struct ViewGpu<'a> {
     pub ctx: &'a GpuContext,
@@ -202,6 +208,22 @@ impl Viewport {
             self.camera.pitch_rad = 55f32.to_radians();
         }
         self.camera.clamp_above_ground(|x, z| ground_at(map, x, z));
+    }
+
+    /// Zooms by `factor` (< 1 closer) towards a ground point, which stays under the cursor:
+    /// the eye moves along its line to the point, then the orbit's target is put back on the
+    /// ground along the view's middle, the eye and heading unchanged.
+    fn zoom_toward(&mut self, map: &Map, factor: f32, point: Vec3) {
+        self.camera.zoom_toward(factor, point);
+        if self.camera.ortho {
+            // straight down, the target's height moves nothing on the screen
+            return;
+        }
+        let eye = self.camera.eye();
+        if let Some(ground) = pick_ground(map, eye, -self.camera.back()) {
+            self.camera.target = ground;
+            self.camera.distance_elmos = (eye - ground).length().max(1.0);
+        }
     }
 
     /// Drops the picture (the map changed; a new scene comes).
@@ -471,7 +493,12 @@ impl Viewport {
         if response.hovered() {
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);
             if scroll != 0.0 {
-                self.camera.zoom((-scroll * 0.0025).exp());
+                let factor = (-scroll * 0.0025).exp();
+                // towards the ground under the cursor; over the sky, towards the middle
+                match response.hover_pos().and_then(|p| self.ground_under(map, p)) {
+                    Some(point) => self.zoom_toward(map, factor, point),
+                    None => self.camera.zoom(factor),
+                }
                 moved = true;
             }
         }

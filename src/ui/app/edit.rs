@@ -3,6 +3,7 @@
 
 use super::{EditorApp, GpuState};
 use crate::gpu::{MapScene, SceneLayers};
+use crate::map::Map;
 use crate::ui::tools_panel::PanelAction;
 
 /// The open map's layers on the GPU, for the session; `None` without a GPU.
@@ -17,6 +18,46 @@ pub(super) fn scene_layers<'a>(
             scene,
         }),
         _ => None,
+    }
+}
+
+/// The question a stroke asked when it left the height range, kept in step with the heights:
+/// undo, redo and later strokes change what the range has to hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct RangeOffer {
+    /// The heights' lowest and highest, in elmos, at `revision`.
+    lo: f32,
+    hi: f32,
+    /// The document revision they were read at.
+    revision: u64,
+}
+
+impl RangeOffer {
+    /// The offer for the map as it is at `revision` (after a stroke left the range); `None`
+    /// when the heights fit the range.
+    pub(super) fn read(map: &Map, revision: u64) -> Option<RangeOffer> {
+        let (lo, hi) = map.heights.min_max();
+        let s = &map.settings;
+        (lo < s.min_height_elmos || hi > s.max_height_elmos).then_some(RangeOffer {
+            lo,
+            hi,
+            revision,
+        })
+    }
+
+    /// The offer for the map at `revision`: the same while nothing changed, read again after
+    /// a change, and `None` once the heights fit the range again.
+    fn follow(self, map: &Map, revision: u64) -> Option<RangeOffer> {
+        if revision == self.revision {
+            Some(self)
+        } else {
+            RangeOffer::read(map, revision)
+        }
+    }
+
+    /// The range the Widen button sets: the map's and the heights', rounded out to 10 elmos.
+    fn widened(&self, map: &Map) -> (f32, f32) {
+        crate::edit::session::widened_range(map, self.lo, self.hi)
     }
 }
 
@@ -99,14 +140,19 @@ impl EditorApp {
 
     /// After a stroke left the height range: widen the range, clip the heights, or not yet.
     pub(super) fn range_dialog(&mut self, ctx: &egui::Context) {
-        let Some((lo, hi)) = self.range_offer else {
-            return;
-        };
         let Some(doc) = &mut self.doc else {
             self.range_offer = None;
             return;
         };
-        let (wlo, whi) = crate::edit::session::widened_range(doc.map(), lo, hi);
+        // undo, redo and strokes since change what there is to hold
+        self.range_offer = self
+            .range_offer
+            .and_then(|o| o.follow(doc.map(), doc.session.revision()));
+        let Some(offer) = self.range_offer else {
+            return;
+        };
+        let (lo, hi) = (offer.lo, offer.hi);
+        let (wlo, whi) = offer.widened(doc.map());
         let s = &doc.map().settings;
         let (min, max) = (s.min_height_elmos, s.max_height_elmos);
         let mut choice = None;
@@ -158,5 +204,53 @@ impl EditorApp {
         if let Some(scene) = &mut self.scene {
             scene.apply_settings(&doc.map().settings);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RangeOffer;
+    use crate::edit::tools::{self, ToolSettings};
+    use crate::edit::{Session, session::widened_range};
+    use crate::map::{Map, MapSettings, MapSize};
+
+    /// A `set` dab to `height` at `at`.
+    fn set(s: &mut Session, at: [f32; 2], height: f32) {
+        let t = tools::find("set").unwrap();
+        let mut v = ToolSettings::defaults(t);
+        v.set_number("height_elmos", height);
+        v.brush.radius_elmos = 60.0;
+        v.brush.strength = 1.0;
+        s.begin_stroke(t, v, false, at, None).unwrap();
+        s.end_stroke(at, None).unwrap();
+    }
+
+    #[test]
+    fn the_offer_follows_undo_and_goes_when_the_heights_fit() {
+        let mut s = Session::new(Map::new(
+            MapSize::new(2, 2).unwrap(),
+            MapSettings::default(),
+        ));
+        let max = s.map().settings.max_height_elmos;
+        set(&mut s, [300.0, 300.0], max + 95.0);
+        let first = RangeOffer::read(s.map(), s.revision()).expect("outside the range");
+        set(&mut s, [700.0, 700.0], max + 263.0);
+        let offer = first.follow(s.map(), s.revision()).unwrap();
+        assert_eq!(offer.hi, max + 263.0);
+        assert_eq!(
+            offer.widened(s.map()).1,
+            widened_range(s.map(), 0.0, max + 263.0).1
+        );
+        // the same revision reads nothing again
+        assert_eq!(offer.follow(s.map(), s.revision()), Some(offer));
+        s.undo(None).unwrap();
+        let offer = offer.follow(s.map(), s.revision()).unwrap();
+        assert_eq!(offer.hi, max + 95.0);
+        assert_eq!(
+            offer.widened(s.map()).1,
+            ((max + 95.0) / 10.0).ceil() * 10.0
+        );
+        s.undo(None).unwrap();
+        assert_eq!(offer.follow(s.map(), s.revision()), None);
     }
 }

@@ -91,8 +91,8 @@ pub struct EditorApp {
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
     /// The revision a running save writes.
     saving_revision: Option<u64>,
-    /// A stroke left the height range: (lowest, highest), waiting for the user's choice.
-    range_offer: Option<(f32, f32)>,
+    /// A stroke left the height range, waiting for the user's choice.
+    range_offer: Option<edit::RangeOffer>,
     /// File > Export, made on first use.
     export: Option<crate::ui::export_dialog::ExportDialog>,
     /// Where exports go when the command line or a test says (no looking for the games).
@@ -448,6 +448,7 @@ impl EditorApp {
                 self.viewport.frame_map(doc.map());
                 self.minimap.invalidate();
                 self.metal.invalidate();
+                self.properties.new_map();
                 self.doc = Some(doc);
                 self.scene = scene.map(|s| *s);
             }
@@ -730,7 +731,12 @@ impl eframe::App for EditorApp {
                     let corners = self.view_corners();
                     if let Some(doc) = &self.doc {
                         let t = self.viewport.camera.target;
-                        if let Some(p) = self.minimap.ui(ui, doc.map(), [t.x, t.z], corners) {
+                        let (map, revision) = (doc.map(), doc.session.revision());
+                        let view = &self.viewport.view;
+                        if let Some(p) =
+                            self.minimap
+                                .ui(ui, map, revision, view, [t.x, t.z], corners)
+                        {
                             self.viewport.camera.target.x = p[0];
                             self.viewport.camera.target.z = p[1];
                         }
@@ -799,7 +805,8 @@ impl eframe::App for EditorApp {
                         if let Some(w) = r.range_warning(doc.map()) {
                             self.log.warn(w);
                         }
-                        self.range_offer = r.out_of_range;
+                        self.range_offer =
+                            edit::RangeOffer::read(doc.map(), doc.session.revision());
                     }
                 }
                 _ => {
