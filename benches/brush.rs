@@ -198,7 +198,7 @@ fn main() {
     for &size in &a.sizes {
         let t = Instant::now();
         let map = relief_map(MapSize::new(size, size).unwrap(), 11, "brush bench");
-        let mut scene = MapScene::new(&ctx, &renderer, &map, &mut |_, _| {}).unwrap();
+        let mut scene = MapScene::new(&ctx, &renderer.layouts, &map, &mut |_, _| {}).unwrap();
         // the CPU twin's document: the same layers, without the 1 GiB ground texture
         let cpu_map = Map {
             texture: GroundTexture::filled(1, 1, [0; 4]),

@@ -183,7 +183,7 @@ fn main() {
         let map = relief_map(size, 42, "bench");
         let made = t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
-        let scene = match MapScene::new(&ctx, &renderer, &map, &mut |_, _| {}) {
+        let scene = match MapScene::new(&ctx, &renderer.layouts, &map, &mut |_, _| {}) {
             Ok(s) => s,
             Err(e) => {
                 println!("| {size} | - | - | - | {e} | | | |");

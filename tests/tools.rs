@@ -117,7 +117,7 @@ impl Gpu {
     }
 
     fn scene(&self, map: &Map) -> MapScene {
-        MapScene::new(&self.ctx, &self.renderer, map, &mut |_, _| {}).unwrap()
+        MapScene::new(&self.ctx, &self.renderer.layouts, map, &mut |_, _| {}).unwrap()
     }
 }
 
@@ -535,7 +535,7 @@ fn without_compute_the_cpu_twin_edits_and_uploads() {
     let map = hills();
     let original = map.heights.clone();
     let renderer = Renderer::new(&ctx);
-    let mut scene = MapScene::new(&ctx, &renderer, &map, &mut |_, _| {}).unwrap();
+    let mut scene = MapScene::new(&ctx, &renderer.layouts, &map, &mut |_, _| {}).unwrap();
     let mut s = Session::new(map);
     let mut layers = SceneLayers {
         ctx: &ctx,

@@ -86,7 +86,7 @@ pub fn run(args: EditArgs) -> Result<(), String> {
             eprintln!("editing on {}", ctx.describe());
             let renderer = Renderer::new(ctx);
             let kernels = BrushKernels::new(ctx).ok_or("the GPU's kernels did not build")?;
-            let mut scene = MapScene::new(ctx, &renderer, session.map(), &mut |_, _| {})
+            let mut scene = MapScene::new(ctx, &renderer.layouts, session.map(), &mut |_, _| {})
                 .map_err(|e| e.to_string())?;
             let mut layers = SceneLayers {
                 ctx,

@@ -10,7 +10,7 @@ use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::camera::Camera;
-use super::ground::texture_with_mips;
+use super::shared::texture_with_mips;
 use crate::map::grass::{GRASS_CELL_ELMOS, GrassConfig, PATCH_JITTER};
 use crate::map::{GrassMap, Map};
 

@@ -2,6 +2,7 @@
 //! exceeds what one texture may be on many GPUs), each with a full mip chain built on the CPU
 //! and uploaded one tile at a time so progress can be shown and staging memory stays small.
 
+use super::shared::{downsample, write_level};
 use super::{GpuContext, GpuError};
 use crate::map::GroundTexture;
 
@@ -16,12 +17,6 @@ pub fn tile_texels(width: usize, height: usize, max_dimension: u32) -> u32 {
                 && height.is_multiple_of(t as usize)
         })
         .unwrap_or(1024)
-}
-
-/// Halves an RGBA8 image (2 x 2 box filter); `w` and `h` are even or 1.
-fn downsample(src: &[u8], w: usize, h: usize) -> (Vec<u8>, usize, usize) {
-    let out = crate::formats::bc1::downsample_2x(src, w, h);
-    (out, (w / 2).max(1), (h / 2).max(1))
 }
 
 /// One tile: its texture and the bind group that draws with it.
@@ -131,60 +126,6 @@ impl GroundTiles {
     }
 }
 
-/// An RGBA8 texture with its full mip chain, halved on the CPU (the grass blades).
-pub(super) fn texture_with_mips(
-    ctx: &GpuContext,
-    label: &str,
-    rgba: &[u8],
-    (w, h): (usize, usize),
-) -> wgpu::Texture {
-    let mips = (w.max(h) as u32).ilog2() + 1;
-    let tex = ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width: w as u32,
-            height: h as u32,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: mips,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8Unorm,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let (mut level, mut lw, mut lh) = (rgba.to_vec(), w, h);
-    for mip in 0..mips {
-        write_level(ctx, &tex, mip, &level, lw as u32, lh as u32);
-        if mip + 1 < mips {
-            (level, lw, lh) = downsample(&level, lw, lh);
-        }
-    }
-    tex
-}
-
-fn write_level(ctx: &GpuContext, tex: &wgpu::Texture, mip: u32, data: &[u8], w: u32, h: u32) {
-    ctx.queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: tex,
-            mip_level: mip,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        data,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(w * 4),
-            rows_per_image: Some(h),
-        },
-        wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,19 +137,5 @@ mod tests {
         assert_eq!(tile_texels(1024, 2048, 16384), 1024);
         assert_eq!(tile_texels(6144, 4096, 16384), 2048);
         assert_eq!(tile_texels(4096, 4096, 2048), 2048);
-    }
-
-    #[test]
-    fn downsampling_averages_blocks() {
-        let src: Vec<u8> = [
-            [0, 0, 0, 255],
-            [100, 0, 0, 255],
-            [0, 200, 0, 255],
-            [0, 0, 40, 255],
-        ]
-        .concat();
-        let (d, w, h) = downsample(&src, 2, 2);
-        assert_eq!((w, h), (1, 1));
-        assert_eq!(d, vec![25, 50, 10, 255]);
     }
 }

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::GpuContext;
-use super::scene::{MapScene, texture_2d, write_texture_rect};
+use super::scene::MapScene;
+use super::shared::{texture_2d, write_texture_rect};
 use crate::edit::kernel::{Dispatch, Extra, KernelParams, KernelSpec};
 use crate::edit::session::GpuLayers;
 use crate::edit::symmetry::SYMMETRIZE;

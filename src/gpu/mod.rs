@@ -6,6 +6,8 @@
 //! - [`terrain`]: chunks, levels of detail, culling.
 //! - [`ground`]: the ground texture in mipmapped tiles.
 //! - [`grass`]: grass blades as BAR's grass widget grows them.
+//! - [`shared`]: what every pass shares (formats, the frame uniform, the bind group layouts,
+//!   texture helpers), below the passes: they depend on it, never on the renderer.
 //! - [`scene`]: one map on the GPU.
 //! - [`renderer`]: the pipelines (`shaders/terrain.wgsl`, `water.wgsl`, `markers.wgsl`).
 //! - [`kernels`]: the tools' compute kernels (`shaders/brush_*.wgsl`) and the session's view
@@ -24,6 +26,7 @@ pub mod kernels;
 pub mod probe;
 pub mod renderer;
 pub mod scene;
+pub mod shared;
 pub mod snapshot;
 pub mod target;
 pub mod terrain;

@@ -2,39 +2,17 @@
 //! displaced, lit, overlaid), the water plane and the markers. One per device, shared by
 //! every scene and view; the window and `groundwork render` draw through the same code.
 
-use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::camera::Camera;
 use super::grass::{BladeVertex, patch_vertices, visible_cells};
 use super::scene::{MapScene, MarkerInstance};
-use super::target::{COLOR_FORMAT, DEPTH_FORMAT, RenderTarget};
+use super::shared::{COLOR_FORMAT, DEPTH_FORMAT, FrameUniform, Layouts, shader};
+use super::target::RenderTarget;
 use super::terrain::{ChunkInstance, GridVertex, LOD_LEVELS, lod_geometry};
 use super::view::{ViewOptions, slope_from_degrees};
 use super::water::WaterUniform;
-
-/// The per-frame uniform block; `Frame` in `shaders/common.wgsl`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-pub struct FrameUniform {
-    pub view_proj: [[f32; 4]; 4],
-    pub camera_pos: [f32; 4],
-    pub sun_dir: [f32; 4],
-    pub ambient: [f32; 4],
-    pub diffuse: [f32; 4],
-    pub specular: [f32; 4],
-    pub map_size: [f32; 4],
-    pub water: [f32; 4],
-    pub sky: [f32; 4],
-    pub overlay: [f32; 4],
-    pub overlay_params: [f32; 4],
-    pub cursor: [f32; 4],
-    pub viewport: [f32; 4],
-    pub water_absorb: [f32; 4],
-    pub water_base: [f32; 4],
-    pub water_min: [f32; 4],
-}
 
 /// What one frame drew.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -53,11 +31,8 @@ struct LodMesh {
 }
 
 pub struct Renderer {
-    pub scene_layout: wgpu::BindGroupLayout,
-    pub tile_layout: wgpu::BindGroupLayout,
-    pub grass_layout: wgpu::BindGroupLayout,
-    pub water_layout: wgpu::BindGroupLayout,
-    pub sampler: wgpu::Sampler,
+    /// The bind group layouts and the sampler every pass and scene binds with.
+    pub layouts: Layouts,
     terrain: wgpu::RenderPipeline,
     grass: wgpu::RenderPipeline,
     grass_patch: wgpu::Buffer,
@@ -65,45 +40,6 @@ pub struct Renderer {
     water: wgpu::RenderPipeline,
     markers: wgpu::RenderPipeline,
     lods: Vec<LodMesh>,
-}
-
-fn shader(ctx: &GpuContext, label: &str, body: &str) -> wgpu::ShaderModule {
-    let source = format!("{}\n{}", include_str!("../../shaders/common.wgsl"), body);
-    ctx.device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        })
-}
-
-fn texture_entry(
-    binding: u32,
-    vis: wgpu::ShaderStages,
-    sample_type: wgpu::TextureSampleType,
-) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: vis,
-        ty: wgpu::BindingType::Texture {
-            sample_type,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
-
-fn uniform_entry(binding: u32, vis: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: vis,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
 }
 
 fn depth_state(write: bool) -> wgpu::DepthStencilState {
@@ -118,99 +54,19 @@ fn depth_state(write: bool) -> wgpu::DepthStencilState {
 
 impl Renderer {
     pub fn new(ctx: &GpuContext) -> Renderer {
-        let vf = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
-        let fs = wgpu::ShaderStages::FRAGMENT;
-        let scene_layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("scene"),
-                entries: &[
-                    uniform_entry(0, vf),
-                    // the heights: the water's fragments read the depth under them
-                    texture_entry(1, vf, wgpu::TextureSampleType::Float { filterable: false }),
-                    texture_entry(2, fs, wgpu::TextureSampleType::Float { filterable: false }),
-                    // the grass bytes: the grass pipeline reads them per patch
-                    texture_entry(3, vf, wgpu::TextureSampleType::Float { filterable: false }),
-                    texture_entry(4, fs, wgpu::TextureSampleType::Float { filterable: false }),
-                    uniform_entry(5, fs),
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 6,
-                        visibility: fs,
-                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                        count: None,
-                    },
-                ],
-            });
-        let tile_layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("ground tile"),
-                entries: &[
-                    texture_entry(0, fs, wgpu::TextureSampleType::Float { filterable: true }),
-                    uniform_entry(1, fs),
-                ],
-            });
-        let grass_layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("grass"),
-                entries: &[
-                    uniform_entry(0, vf),
-                    texture_entry(1, fs, wgpu::TextureSampleType::Float { filterable: true }),
-                    texture_entry(
-                        2,
-                        wgpu::ShaderStages::VERTEX,
-                        wgpu::TextureSampleType::Float { filterable: true },
-                    ),
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 3,
-                        visibility: vf,
-                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                        count: None,
-                    },
-                ],
-            });
-        let filterable = wgpu::TextureSampleType::Float { filterable: true };
-        let water_layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("water"),
-                entries: &[
-                    uniform_entry(0, fs),
-                    texture_entry(1, fs, filterable),
-                    texture_entry(2, fs, filterable),
-                    texture_entry(3, fs, filterable),
-                    texture_entry(4, fs, filterable),
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 5,
-                        visibility: fs,
-                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                        count: None,
-                    },
-                ],
-            });
-        let sampler = ctx.device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("ground"),
-            address_mode_u: wgpu::AddressMode::ClampToEdge,
-            address_mode_v: wgpu::AddressMode::ClampToEdge,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: wgpu::MipmapFilterMode::Linear,
-            anisotropy_clamp: 8,
-            ..Default::default()
-        });
+        let layouts = Layouts::new(ctx);
         let terrain_layout = ctx
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("terrain"),
-                bind_group_layouts: &[Some(&scene_layout), Some(&tile_layout)],
+                bind_group_layouts: &[Some(&layouts.scene), Some(&layouts.tile)],
                 immediate_size: 0,
             });
         let scene_only = ctx
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("scene only"),
-                bind_group_layouts: &[Some(&scene_layout)],
+                bind_group_layouts: &[Some(&layouts.scene)],
                 immediate_size: 0,
             });
         let targets_opaque = [Some(wgpu::ColorTargetState {
@@ -265,7 +121,7 @@ impl Renderer {
             ctx.device
                 .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                     label: Some("grass"),
-                    bind_group_layouts: &[Some(&scene_layout), Some(&grass_layout)],
+                    bind_group_layouts: &[Some(&layouts.scene), Some(&layouts.grass)],
                     immediate_size: 0,
                 });
         let grass_shader = shader(ctx, "grass", include_str!("../../shaders/grass.wgsl"));
@@ -311,7 +167,7 @@ impl Renderer {
             ctx.device
                 .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                     label: Some("water"),
-                    bind_group_layouts: &[Some(&scene_layout), Some(&water_layout)],
+                    bind_group_layouts: &[Some(&layouts.scene), Some(&layouts.water)],
                     immediate_size: 0,
                 });
         let water = ctx
@@ -393,11 +249,7 @@ impl Renderer {
             })
             .collect();
         Renderer {
-            scene_layout,
-            tile_layout,
-            grass_layout,
-            water_layout,
-            sampler,
+            layouts,
             terrain,
             grass,
             grass_patch,
@@ -607,7 +459,7 @@ impl Renderer {
             }
             ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("water"),
-                layout: &self.water_layout,
+                layout: &self.layouts.water,
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,

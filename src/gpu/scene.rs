@@ -8,7 +8,7 @@ use wgpu::util::DeviceExt;
 
 use super::grass::{SceneGrass, legacy_grass};
 use super::ground::GroundTiles;
-use super::renderer::Renderer;
+use super::shared::{FrameUniform, Layouts, texture_2d, write_texture_rect};
 use super::terrain::{CHUNK_SQUARES, ChunkGrid, ChunkInstance};
 use super::view::type_colour;
 use super::water::SceneWater;
@@ -99,30 +99,6 @@ pub struct MapScene {
     gpu_bytes_fixed: u64,
 }
 
-/// A plain 2D texture of one mip level.
-pub(super) fn texture_2d(
-    ctx: &GpuContext,
-    label: &str,
-    (w, h): (usize, usize),
-    format: wgpu::TextureFormat,
-    usage: wgpu::TextureUsages,
-) -> wgpu::Texture {
-    ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width: w as u32,
-            height: h as u32,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage,
-        view_formats: &[],
-    })
-}
-
 fn layer_texture(ctx: &GpuContext, layer: LayerId, dims: (usize, usize)) -> wgpu::Texture {
     let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
         | wgpu::TextureUsages::COPY_DST
@@ -143,7 +119,7 @@ impl MapScene {
     /// Puts `map` on the GPU. `progress(done, total)` reports the ground texture's tiles.
     pub fn new(
         ctx: &GpuContext,
-        renderer: &Renderer,
+        layouts: &Layouts,
         map: &Map,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<MapScene, GpuError> {
@@ -180,7 +156,7 @@ impl MapScene {
             });
         let frame = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame"),
-            size: std::mem::size_of::<super::renderer::FrameUniform>() as u64,
+            size: std::mem::size_of::<FrameUniform>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -197,7 +173,7 @@ impl MapScene {
             }
             ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("scene"),
-                layout: &renderer.scene_layout,
+                layout: &layouts.scene,
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
@@ -225,7 +201,7 @@ impl MapScene {
                     },
                     wgpu::BindGroupEntry {
                         binding: 6,
-                        resource: wgpu::BindingResource::Sampler(&renderer.sampler),
+                        resource: wgpu::BindingResource::Sampler(&layouts.sampler),
                     },
                 ],
             })
@@ -240,7 +216,7 @@ impl MapScene {
         let reflect_bind_group = scene_group(&reflect_frame);
         let water = SceneWater::new(ctx, map);
         ctx.queue.submit([]);
-        let tiles = GroundTiles::upload(ctx, &renderer.tile_layout, &map.texture, progress)?;
+        let tiles = GroundTiles::upload(ctx, &layouts.tile, &map.texture, progress)?;
         let chunks = ChunkGrid::new(&map.heights);
         let instances = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("chunk instances"),
@@ -255,7 +231,7 @@ impl MapScene {
                 (w * h * 4) as u64
             })
             .sum();
-        let grass = SceneGrass::new(ctx, &renderer.grass_layout, map);
+        let grass = SceneGrass::new(ctx, &layouts.grass, map);
         let gpu_bytes_fixed = layer_bytes + 4096 + instances.size() + frame.size();
         let (gw, gh) = map.grass.dims();
         let mut scene = MapScene {
@@ -322,9 +298,9 @@ impl MapScene {
 
     /// Loads the blades again when the settings name another blade texture (`apply_settings`
     /// first); the ground colour is made again with them.
-    pub fn reload_grass_blades(&mut self, ctx: &GpuContext, renderer: &Renderer, map: &Map) {
+    pub fn reload_grass_blades(&mut self, ctx: &GpuContext, layouts: &Layouts, map: &Map) {
         if self.grass.blades_stale() {
-            self.grass = SceneGrass::new(ctx, &renderer.grass_layout, map);
+            self.grass = SceneGrass::new(ctx, &layouts.grass, map);
         }
     }
 
@@ -417,39 +393,4 @@ impl MapScene {
     pub fn palette(&self) -> &wgpu::Buffer {
         &self.palette
     }
-}
-
-pub(super) fn write_texture_rect(
-    ctx: &GpuContext,
-    tex: &wgpu::Texture,
-    rect: GridRect,
-    values: &[f32],
-) {
-    if rect.is_empty() {
-        return;
-    }
-    debug_assert_eq!(values.len(), rect.area());
-    ctx.queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: tex,
-            mip_level: 0,
-            origin: wgpu::Origin3d {
-                x: rect.x0 as u32,
-                y: rect.z0 as u32,
-                z: 0,
-            },
-            aspect: wgpu::TextureAspect::All,
-        },
-        bytemuck::cast_slice(values),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(rect.w as u32 * 4),
-            rows_per_image: Some(rect.h as u32),
-        },
-        wgpu::Extent3d {
-            width: rect.w as u32,
-            height: rect.h as u32,
-            depth_or_array_layers: 1,
-        },
-    );
 }

@@ -93,7 +93,7 @@ pub fn render_map_rgba(
     opts: &ViewOptions,
 ) -> Result<Vec<u8>, GpuError> {
     let renderer = Renderer::new(ctx);
-    let scene = MapScene::new(ctx, &renderer, map, &mut |_, _| {})?;
+    let scene = MapScene::new(ctx, &renderer.layouts, map, &mut |_, _| {})?;
     let target = RenderTarget::new(ctx, width, height);
     let camera = preset_camera(map, preset, target.aspect());
     renderer.render(ctx, &scene, &target, &camera, opts);

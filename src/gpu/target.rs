@@ -1,14 +1,9 @@
 //! An offscreen picture to draw into: colour (read back as RGBA8 for PNGs, or shown by the
 //! window through an sRGB view) and reverse-Z depth.
 
+use super::shared::{COLOR_FORMAT, DEPTH_FORMAT};
 use super::water::WaterTargets;
 use super::{GpuContext, GpuError};
-
-/// The colour format the renderer writes: gamma-space bytes, as the engine computes its ground
-/// colour (lighting on the texture's bytes, not in linear light). That is what a PNG holds,
-/// and what egui expects of a texture (it samples `Rgba8Unorm` and treats the values as gamma).
-pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 pub struct RenderTarget {
     pub color: wgpu::Texture,

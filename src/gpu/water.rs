@@ -10,8 +10,7 @@ use glam::Vec3;
 use wgpu::util::DeviceExt;
 
 use super::GpuContext;
-use super::ground::texture_with_mips;
-use super::target::{COLOR_FORMAT, DEPTH_FORMAT};
+use super::shared::{COLOR_FORMAT, DEPTH_FORMAT, texture_2d, texture_with_mips};
 use crate::map::water::BumpWater;
 use crate::map::{HeightGrid, Map};
 
@@ -324,7 +323,7 @@ impl SceneWater {
             ),
         };
         let (cw, ch) = map.heights.dims();
-        let coast = super::scene::texture_2d(
+        let coast = texture_2d(
             ctx,
             "coast field",
             (cw, ch),

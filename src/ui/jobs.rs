@@ -277,7 +277,7 @@ pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> J
                     p.set(done, total);
                     r.request_repaint();
                 };
-                match MapScene::new(&g.ctx, &g.renderer, &map, &mut report) {
+                match MapScene::new(&g.ctx, &g.renderer.layouts, &map, &mut report) {
                     Ok(s) => Some(Box::new(s)),
                     Err(e) => {
                         return Outcome::Failed {
