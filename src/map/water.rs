@@ -346,8 +346,10 @@ mod tests {
         for unnamed in ["damage", "diffuseColor", "specularColor", "someFutureKey"] {
             assert!(got.get(unnamed).is_none(), "{unnamed} left behind");
         }
-        let mut s = MapSettings::default();
-        s.water = water;
+        let s = MapSettings {
+            water,
+            ..MapSettings::default()
+        };
         let w = BumpWater::from_settings(&s);
         assert_eq!(w.diffuse_color, defaults::DIFFUSE_COLOR);
         assert_eq!(w.specular_color, s.lighting.ground_diffuse_or_default());
