@@ -743,8 +743,10 @@ impl eframe::App for EditorApp {
                     }
                 });
             });
+        // one width whatever the content: its scroll area scrolls sideways instead, so
+        // neither a wide section nor a narrow one moves the map view
         egui::Panel::right("properties")
-            .default_size(330.0)
+            .exact_size(330.0)
             .show(ui, |ui| {
                 ui.heading("Map properties");
                 if let Some(doc) = &mut self.doc {
