@@ -85,7 +85,10 @@ fn every_fixture_imports_to_a_valid_map() {
         let metal = map.metal_report();
         assert!(metal.spots.iter().all(|p| p.domes == 1), "{name}");
         assert!(
-            !metal.warnings.iter().any(|w| w.rule == "metal-spots-merged"),
+            !metal
+                .warnings
+                .iter()
+                .any(|w| w.rule == "metal-spots-merged"),
             "{name}"
         );
         // the project folder round-trips

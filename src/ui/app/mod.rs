@@ -772,7 +772,11 @@ impl eframe::App for EditorApp {
                         if let Some(scene) = &mut self.scene {
                             scene.apply_settings(&doc.map().settings);
                             if let Some(gpu) = &self.gpu {
-                                scene.reload_grass_blades(&gpu.ctx, &gpu.renderer.layouts, doc.map());
+                                scene.reload_grass_blades(
+                                    &gpu.ctx,
+                                    &gpu.renderer.layouts,
+                                    doc.map(),
+                                );
                             }
                         }
                     }
