@@ -227,6 +227,13 @@ fn parse_op(
         }
     }
     select_modes(tool, &mut settings, &given)?;
+    if let Some((key, why)) = tool
+        .overridden(&settings)
+        .into_iter()
+        .find(|(k, _)| t.contains_key(*k))
+    {
+        return Err(format!("{key} has no effect: {why}"));
+    }
     let path = path.ok_or("no path (path = [[x, z], ...] in elmos)")?;
     if tool.style() == StrokeStyle::Segment && path.len() != 2 {
         return Err(format!(
@@ -566,6 +573,33 @@ width_elmos = 200
         // keys for every mode do not select one
         let f = parse(&op("mode = \"cut\"\n"), &map(), &no_images).unwrap();
         assert_eq!(f.ops[0].stroke().unwrap().settings.choice("target"), 0);
+    }
+
+    #[test]
+    fn a_setting_another_one_overrides_is_refused_by_name() {
+        let one = |tool: &str, keys: &str| {
+            parse(
+                &format!("[[op]]\ntool = \"{tool}\"\npath = [[500, 500]]\n{keys}"),
+                &map(),
+                &no_images,
+            )
+        };
+        // a target income picks the dome's peak: a peak given too would be ignored
+        let err = one("metal-dome", "t1_income = 2.0\npeak = 100\n").unwrap_err();
+        assert!(
+            err.contains("peak has no effect: t1_income is set"),
+            "{err}"
+        );
+        assert!(one("metal-dome", "peak = 100\n").is_ok());
+        assert!(one("metal-dome", "t1_income = 2.0\n").is_ok());
+        // a grass byte given: the strength no longer sets the size
+        let err = one("grass", "value = 100\nstrength = 0.3\n").unwrap_err();
+        assert!(
+            err.contains("strength has no effect: value is set"),
+            "{err}"
+        );
+        assert!(one("grass", "strength = 0.3\n").is_ok());
+        assert!(one("grass", "value = 100\n").is_ok());
     }
 
     #[test]

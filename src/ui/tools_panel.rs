@@ -215,6 +215,11 @@ impl ToolsPanel {
         let segment = TOOLS[i].style() == StrokeStyle::Segment;
         let controls = TOOLS[i].brush_controls();
         let mut pick = None;
+        let strength_off = TOOLS[i]
+            .overridden(&self.settings[i])
+            .into_iter()
+            .find(|(k, _)| *k == "strength")
+            .map(|(_, why)| format!("no effect: {why}"));
         let b = &mut self.settings[i].brush;
         egui::Grid::new("brush").num_columns(2).show(ui, |ui| {
             if !segment && controls.radius {
@@ -230,9 +235,17 @@ impl ToolsPanel {
                 ui.end_row();
             }
             if controls.strength {
-                let l = ui.label("Strength").id;
-                ui.add(egui::Slider::new(&mut b.strength, 0.0..=1.0))
-                    .labelled_by(l);
+                let on = strength_off.is_none();
+                let why = strength_off.clone().unwrap_or_default();
+                let l = ui
+                    .add_enabled_ui(on, |ui| ui.label("Strength").on_disabled_hover_text(&why))
+                    .inner
+                    .id;
+                ui.add_enabled_ui(on, |ui| {
+                    ui.add(egui::Slider::new(&mut b.strength, 0.0..=1.0))
+                        .labelled_by(l)
+                        .on_disabled_hover_text(&why)
+                });
                 ui.end_row();
             }
             if controls.falloff {
@@ -285,7 +298,12 @@ impl ToolsPanel {
         let mut pick = None;
         let s = &mut self.settings[i];
         // settings that do nothing under the tool's current choices are greyed out
-        let applies: Vec<bool> = tool.params().iter().map(|p| p.applies(tool, s)).collect();
+        let overridden = tool.overridden(s);
+        let applies: Vec<bool> = tool
+            .params()
+            .iter()
+            .map(|p| p.applies(tool, s) && !overridden.iter().any(|(k, _)| *k == p.key))
+            .collect();
         egui::Grid::new(("tool params", tool.name()))
             .num_columns(2)
             .show(ui, |ui| {
@@ -293,6 +311,10 @@ impl ToolsPanel {
                     let off = p.applies_when.filter(|_| !applies).map(|w| {
                         let only = w.options.join(" or ");
                         format!("only with {} = {only}", w.key)
+                    });
+                    let off = off.or_else(|| {
+                        let (_, why) = overridden.iter().find(|(k, _)| *k == p.key)?;
+                        Some(format!("no effect: {why}"))
                     });
                     let off = off.unwrap_or_default();
                     let l = ui

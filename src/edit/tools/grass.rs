@@ -39,6 +39,13 @@ fn size_byte(settings: &ToolSettings) -> f32 {
 }
 
 impl Tool for Grass {
+    fn overridden(&self, settings: &ToolSettings) -> Vec<(&'static str, &'static str)> {
+        if !self.erase && settings.number("value") >= 2.0 {
+            vec![("strength", "value is set, and it is the byte painted")]
+        } else {
+            Vec::new()
+        }
+    }
     fn name(&self) -> &'static str {
         if self.erase { "grass-erase" } else { "grass" }
     }

@@ -101,6 +101,13 @@ fn cell_centre(v: f32) -> f32 {
 }
 
 impl Tool for MetalDome {
+    fn overridden(&self, settings: &ToolSettings) -> Vec<(&'static str, &'static str)> {
+        if settings.number("t1_income") > 0.0 {
+            vec![("peak", "t1_income is set, and the peak is chosen to pay it")]
+        } else {
+            Vec::new()
+        }
+    }
     fn name(&self) -> &'static str {
         "metal-dome"
     }

@@ -368,6 +368,12 @@ pub trait Tool: Sync {
     fn stroke_warnings(&self, _start: &StrokeStart) -> Vec<String> {
         Vec::new()
     }
+    /// Settings (the tool's keys, or the brush's `strength`) that do nothing with these values
+    /// though no choice says so, because another setting decides instead; each with why. Ops
+    /// files refuse them and the panel greys them.
+    fn overridden(&self, _settings: &ToolSettings) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
 }
 
 /// The brush settings a tool uses.
