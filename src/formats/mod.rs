@@ -1,9 +1,10 @@
-//! Bytes on disk to and from the document: `.smf`, `.smt`, BC1, the minimap, `mapinfo.lua`,
+//! Bytes on disk to and from the document: `.smf`, `.smt`, BC1, DDS, the minimap, `mapinfo.lua`,
 //! archives (`.sdd`, `.sdz`, `.sd7`) and the project folder. Pure; typed errors; never panics.
 
 pub mod archive;
 pub mod bc1;
 pub mod bytes;
+pub mod dds;
 pub mod error;
 pub mod features;
 pub mod image_file;
