@@ -213,6 +213,7 @@ fn main() {
             size: map.size,
             symmetry: map.symmetry,
             water_presets: Vec::new(),
+            texture_layers: Vec::new(),
         };
         let (w, h) = map.heights.dims();
         println!(

@@ -4,6 +4,7 @@
 //! unless the whole archive was written.
 
 mod progress;
+pub mod splats;
 mod tiles;
 
 pub use progress::{Progress, Stage};
@@ -37,6 +38,8 @@ pub struct CompiledMap {
     pub smt_path: String,
     pub smt: Vec<u8>,
     pub mapinfo: String,
+    /// Further files the map needs (the splat distribution and detail normals), by archive path.
+    pub extra_files: Vec<(String, Vec<u8>)>,
     pub tiles_total: usize,
     pub tiles_distinct: usize,
     pub warnings: Vec<String>,
@@ -106,6 +109,32 @@ fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
     Ok(warnings)
 }
 
+/// The ground texture with the map's material layers baked in: pictures are the map's own
+/// bundled files, decoded here.
+pub fn bake_texture(map: &Map) -> Result<crate::map::GroundTexture, FormatError> {
+    use crate::map::ground_layers::{MaterialImage, bake, check_stack, material_images};
+    check_stack(&map.texture_layers, map.size.metal_cells())
+        .map_err(|e| FormatError::invalid("texture layers", e))?;
+    let picture = |file: &str| -> Result<MaterialImage, String> {
+        let f = map
+            .bundled_files
+            .iter()
+            .find(|f| f.path.eq_ignore_ascii_case(file))
+            .ok_or_else(|| format!("the picture {file} is not among the map's files (archive/)"))?;
+        let bytes = f.bytes().map_err(|e| format!("{file}: {e}"))?;
+        let (rgba, width, height) = crate::formats::image_file::decode_rgba(&bytes, file, 4096)
+            .map_err(|e| e.to_string())?;
+        Ok(MaterialImage {
+            width,
+            height,
+            rgba,
+        })
+    };
+    let images = material_images(&map.texture_layers, &picture)
+        .map_err(|e| FormatError::invalid("texture layers", e))?;
+    Ok(bake(map, &images))
+}
+
 /// The `.smf`, `.smt` and `mapinfo.lua` for a document.
 pub fn build_map_files(
     map: &Map,
@@ -126,11 +155,19 @@ pub fn build_map_files(
     lap(Stage::Heights, &mut stage_times);
     progress.check()?;
 
-    let tiles = build_tiles(&map.texture, options.quality, progress)?;
+    // the material layers baked over the picture; none: the picture itself, untouched
+    let baked;
+    let texture = if map.texture_layers.is_empty() {
+        &map.texture
+    } else {
+        baked = bake_texture(map)?;
+        &baked
+    };
+    let tiles = build_tiles(texture, options.quality, progress)?;
     lap(Stage::Tiles, &mut stage_times);
 
     progress.report(Stage::Minimap, 0, 1);
-    let minimap = encode_minimap(&map.texture, options.quality);
+    let minimap = encode_minimap(texture, options.quality);
     progress.report(Stage::Minimap, 1, 1);
     lap(Stage::Minimap, &mut stage_times);
     progress.check()?;
@@ -186,12 +223,13 @@ pub fn build_map_files(
     let mut smt = smt_header(distinct as u32);
     smt.extend_from_slice(&tiles.tiles);
     drop(tiles.tiles);
-    let mapinfo = write_mapinfo(&mapinfo_table(
-        &map.settings,
-        &map.teams,
-        &smf_path,
-        &smt_path,
-    ));
+    let mut table = mapinfo_table(&map.settings, &map.teams, &smf_path, &smt_path);
+    let splats = splats::build_splats(map)?;
+    if let Some(s) = &splats {
+        splats::add_to_mapinfo(&mut table, s);
+    }
+    let mapinfo = write_mapinfo(&table);
+    let extra_files = splats.map(|s| s.files).unwrap_or_default();
     progress.report(Stage::Assemble, 1, 1);
     lap(Stage::Assemble, &mut stage_times);
     Ok(CompiledMap {
@@ -200,6 +238,7 @@ pub fn build_map_files(
         smt_path,
         smt,
         mapinfo,
+        extra_files,
         tiles_total: smf.tile_index.len(),
         tiles_distinct: distinct,
         warnings,
@@ -227,22 +266,25 @@ pub fn compile_map(
         smt_path,
         smt,
         mapinfo,
+        extra_files,
         tiles_total,
         tiles_distinct,
         mut warnings,
         mut stage_times,
     } = compiled;
     let started = Instant::now();
-    let ours = [
+    let mut ours = vec![
         "mapinfo.lua".to_string(),
         smf_path.clone(),
         smt_path.clone(),
     ];
+    ours.extend(extra_files.iter().map(|(p, _)| p.clone()));
     let mut files = vec![
         ArchiveFile::new("mapinfo.lua".into(), mapinfo.into_bytes()),
         ArchiveFile::new(smf_path, smf),
         ArchiveFile::new(smt_path, smt),
     ];
+    files.extend(extra_files.into_iter().map(|(p, b)| ArchiveFile::new(p, b)));
     for f in &map.bundled_files {
         if ours.iter().any(|o| o.eq_ignore_ascii_case(&f.path)) {
             warnings.push(format!(

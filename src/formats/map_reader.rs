@@ -231,6 +231,7 @@ fn build_map(
         bundled_files,
         symmetry: crate::map::SymmetryMode::None,
         water_presets: Vec::new(),
+        texture_layers: Vec::new(),
     };
     Ok(LoadedMap {
         map,

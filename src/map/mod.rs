@@ -4,7 +4,9 @@
 pub mod bar;
 pub mod grass;
 pub mod grid;
+pub mod ground_layers;
 pub mod lua_value;
+pub mod materials;
 pub mod metal;
 pub mod settings;
 pub mod size;
@@ -187,6 +189,9 @@ pub struct Map {
     /// The mapmaker's own water looks, kept in `map.toml` beside the built-in ones (the engine
     /// never sees them).
     pub water_presets: Vec<water::WaterPreset>,
+    /// Material layers over `texture` (the bottom layer, "Original"), bottom first; empty
+    /// when the picture is the whole ground texture. Compiling bakes them in.
+    pub texture_layers: Vec<ground_layers::TextureLayer>,
 }
 
 /// A layer handed to [`Map`] whose size does not match the map.
@@ -225,6 +230,7 @@ impl Map {
             bundled_files: Vec::new(),
             symmetry: SymmetryMode::None,
             water_presets: Vec::new(),
+            texture_layers: Vec::new(),
         }
     }
 

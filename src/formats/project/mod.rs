@@ -17,6 +17,7 @@ mod images;
 
 pub use images::{MAX_GREY_SIDE, read_grey_unit, write_height_words};
 mod schema;
+pub mod texture_section;
 
 use std::path::{Path, PathBuf};
 
@@ -200,6 +201,23 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         }
         None => GroundTexture::default_for_heights(size, &heights, &settings),
     };
+    let mut texture_layers = parts.texture_layers;
+    for layer in &mut texture_layers {
+        let name = texture_section::mask_file(&layer.name);
+        if files.has(&name) {
+            let want = size.metal_cells();
+            let bytes = images::read_byte_layer(
+                files.open(&name)?,
+                want,
+                "32 x map units per side: one pixel per 16 elmos, 128 leaving the rules alone",
+                false,
+                &mut warnings,
+            )?;
+            layer.mask = Some(Grid::from_vec(want.0, want.1, bytes).expect("size checked"));
+        }
+    }
+    crate::map::ground_layers::check_stack(&texture_layers, size.metal_cells())
+        .map_err(|e| FormatError::invalid(toml_path.display().to_string(), e))?;
     let map = Map {
         size,
         heights,
@@ -213,6 +231,7 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         bundled_files: files.bundled()?,
         symmetry: parts.symmetry,
         water_presets: parts.water_presets,
+        texture_layers,
     };
     let undefined_types: Vec<u8> = {
         let mut seen = [false; 256];
@@ -404,6 +423,15 @@ fn write_project_files(map: &Map, dir: &Path) -> Result<(), FormatError> {
         ("type.png", &map.types),
     ] {
         images::write_byte_layer(&dir.join(name), grid.width(), grid.height(), grid.data())?;
+    }
+    for layer in &map.texture_layers {
+        if let Some(mask) = &layer.mask {
+            let p = dir.join(texture_section::mask_file(&layer.name));
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| FormatError::io(parent, e))?;
+            }
+            images::write_byte_layer(&p, mask.width(), mask.height(), mask.data())?;
+        }
     }
     write_bundled(&dir.join(BUNDLED_DIR), &map.bundled_files)?;
     let toml_path = dir.join(PROJECT_FILE);

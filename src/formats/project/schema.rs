@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::texture_section::TextureSection;
+use crate::map::ground_layers::TextureLayer;
 use crate::map::settings::{ENGINE_DEFAULT_EXTRACTOR_RADIUS, ENGINE_DEFAULT_MAX_METAL};
 use crate::map::water::WaterPreset;
 use crate::map::{
@@ -22,6 +24,8 @@ pub struct ProjectParts {
     pub features: Vec<Feature>,
     pub symmetry: SymmetryMode,
     pub water_presets: Vec<WaterPreset>,
+    /// The ground's material layers, their masks not yet read.
+    pub texture_layers: Vec<TextureLayer>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -45,6 +49,9 @@ pub struct ProjectToml {
     terrain_types: Vec<TerrainTypeEntry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     features: Vec<FeatureEntry>,
+    /// `[[texture.layers]]`: the ground's material layers over `texture.png`.
+    #[serde(default, skip_serializing_if = "TextureSection::is_empty")]
+    texture: TextureSection,
     /// How the editor works on the map (not part of the compiled map).
     #[serde(default, skip_serializing_if = "is_default")]
     editor: EditorSection,
@@ -318,6 +325,7 @@ impl ProjectToml {
             features,
             symmetry,
             water_presets,
+            texture_layers: self.texture.to_layers()?,
         })
     }
 
@@ -380,6 +388,7 @@ impl ProjectToml {
                     rotation: f.rotation_deg,
                 })
                 .collect(),
+            texture: TextureSection::from_layers(&map.texture_layers),
             editor: EditorSection {
                 symmetry: match map.symmetry {
                     SymmetryMode::None => String::new(),

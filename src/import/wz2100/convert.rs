@@ -444,6 +444,7 @@ pub fn convert(
         bundled_files: Vec::new(),
         symmetry: crate::map::SymmetryMode::None,
         water_presets: Vec::new(),
+        texture_layers: Vec::new(),
     };
     Ok((out, report))
 }
