@@ -5,7 +5,7 @@
 mod common;
 mod editor_support;
 
-use editor_support::{editor, gpu_setup, step_until};
+use editor_support::{drag, editor, gpu_setup, step_until};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
 use groundwork::ui::{EditorApp, EditorOptions};
@@ -100,31 +100,6 @@ fn a_brush_stroke_in_the_window_undoes_and_redoes() {
     );
     harness.step();
     assert_eq!(harness.state().document().unwrap().map().heights, after);
-}
-
-/// Presses the left button at `path[0]`, drags through the rest and lets go, two frames a step.
-fn drag(harness: &mut Harness<'_, EditorApp>, path: &[egui::Pos2]) {
-    harness.event(egui::Event::PointerMoved(path[0]));
-    harness.step();
-    harness.event(egui::Event::PointerButton {
-        pos: path[0],
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    for &p in path {
-        harness.event(egui::Event::PointerMoved(p));
-        harness.step();
-        harness.step();
-    }
-    harness.event(egui::Event::PointerButton {
-        pos: *path.last().unwrap(),
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.step();
-    harness.step();
 }
 
 /// How bumpy the heights are around (x, z) elmos: the mean squared Laplacian (a slope is not

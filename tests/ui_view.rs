@@ -6,7 +6,7 @@
 
 mod editor_support;
 
-use editor_support::{editor, gpu_setup, step_until};
+use editor_support::{drag, editor, gpu_setup, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use groundwork::edit::{Session, ToolSettings};
@@ -101,31 +101,6 @@ fn the_preset_list_starts_afresh_when_another_map_opens() {
         harness.get_by_label("Preset").value().as_deref(),
         Some(first.as_str())
     );
-}
-
-/// Presses the left button at `path[0]`, drags through the rest and lets go, two frames a step.
-fn drag(harness: &mut Harness<'_, EditorApp>, path: &[egui::Pos2]) {
-    harness.event(egui::Event::PointerMoved(path[0]));
-    harness.step();
-    harness.event(egui::Event::PointerButton {
-        pos: path[0],
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    for &p in path {
-        harness.event(egui::Event::PointerMoved(p));
-        harness.step();
-        harness.step();
-    }
-    harness.event(egui::Event::PointerButton {
-        pos: *path.last().unwrap(),
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.step();
-    harness.step();
 }
 
 /// The label of the range dialog's Widen button, if the dialog is up.

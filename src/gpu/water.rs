@@ -429,20 +429,13 @@ pub struct WaterTargets {
 impl WaterTargets {
     pub fn new(ctx: &GpuContext, width: u32, height: u32) -> WaterTargets {
         let make = |label: &str, w: u32, h: u32, format, usage| {
-            ctx.device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width: w.max(1),
-                    height: h.max(1),
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
+            texture_2d(
+                ctx,
+                label,
+                (w.max(1) as usize, h.max(1) as usize),
                 format,
                 usage,
-                view_formats: &[],
-            })
+            )
         };
         let (rw, rh) = (width.div_ceil(2), height.div_ceil(2));
         let attach = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;

@@ -515,7 +515,6 @@ pub fn bake(map: &Map, images: &[Option<MaterialImage>]) -> GroundTexture {
                 }
             }
         });
-    let _ = th;
     GroundTexture::from_rgba(tw, th, rgba).expect("the picture's own size")
 }
 

@@ -94,8 +94,23 @@ pub fn validate_map(
 
 /// Runs `run_engine.py` (spring-headless) on `archive` with extra arguments; returns its JSON.
 pub fn run_engine(archive: &Path, args: &[&str]) -> serde_json::Value {
+    run_referee(Command::new("/usr/bin/python3"), archive, args)
+}
+
+/// Runs `run_engine.py` in the full GL engine under Xvfb (`--binary /usr/games/spring`, for
+/// `--screenshot`); returns its JSON.
+pub fn run_engine_gl(archive: &Path, args: &[&str]) -> serde_json::Value {
+    let mut cmd = Command::new("/usr/bin/xvfb-run");
+    cmd.args(["-a", "-s", "-screen 0 1280x800x24", "/usr/bin/python3"]);
+    let mut all = vec!["--binary", "/usr/games/spring"];
+    all.extend_from_slice(args);
+    run_referee(cmd, archive, &all)
+}
+
+/// `cmd` (python3, perhaps behind a wrapper) with `run_engine.py ARCHIVE ARGS`; its JSON.
+fn run_referee(mut cmd: Command, archive: &Path, args: &[&str]) -> serde_json::Value {
     let tools = referee().expect("the referee is installed");
-    let out = Command::new("/usr/bin/python3")
+    let out = cmd
         .arg(tools.join("run_engine.py"))
         .arg(archive)
         .args(args)

@@ -57,3 +57,28 @@ pub fn step_until(
     }
     harness.step();
 }
+
+/// Presses the left button at `path[0]`, drags through the rest and lets go, two frames a step.
+pub fn drag(harness: &mut Harness<'_, EditorApp>, path: &[egui::Pos2]) {
+    harness.event(egui::Event::PointerMoved(path[0]));
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos: path[0],
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    for &p in path {
+        harness.event(egui::Event::PointerMoved(p));
+        harness.step();
+        harness.step();
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: *path.last().unwrap(),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.step();
+    harness.step();
+}
