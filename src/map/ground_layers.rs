@@ -314,7 +314,7 @@ impl TerrainFields {
 
 /// Distance in elmos from each vertex to the nearest vertex under water (0 in the water): a
 /// two-pass chamfer transform (steps of 1 and sqrt 2 squares).
-fn shore_distance(h: &Grid<f32>) -> Grid<f32> {
+pub fn shore_distance(h: &Grid<f32>) -> Grid<f32> {
     let (w, d) = h.dims();
     let s = ELMOS_PER_SQUARE as f32;
     let diag = s * std::f32::consts::SQRT_2;
