@@ -14,6 +14,26 @@
 // x, y: the tile's corner in elmos; z, w: its size in elmos
 @group(1) @binding(1) var<uniform> tile: vec4<f32>;
 
+// The texture layers (`gpu::ground_layers`), drawn over the tile from their weights.
+struct LayerLook {
+    // rgb: a solid colour or a picture's tint; a: 1 for a picture
+    colour: vec4<f32>,
+    // x: repeats per elmo; y: opacity as drawn; z: the splat channel or -1
+    params: vec4<f32>,
+};
+struct GroundLook {
+    // x: layers; y: 1 when a layer is on a splat channel
+    counts: vec4<u32>,
+    layers: array<LayerLook, 16>,
+};
+// each layer's weight at each vertex, four layers a slice
+@group(2) @binding(0) var layer_weights: texture_2d_array<f32>;
+@group(2) @binding(1) var layer_materials: texture_2d_array<f32>;
+// the splat channels' detail normals (rgb normal, a diffuse detail), one slice a channel
+@group(2) @binding(2) var layer_normals: texture_2d_array<f32>;
+@group(2) @binding(3) var<uniform> ground_look: GroundLook;
+@group(2) @binding(4) var repeat_sampler: sampler;
+
 struct VertexIn {
     // the vertex within its chunk, in heightmap vertices
     @location(0) local: vec2<u32>,
@@ -92,14 +112,61 @@ fn line(value: f32, interval: f32, width_px: f32) -> f32 {
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     // everything needing derivatives first, in uniform control flow
     let uv = (in.world.xz - tile.xy) / tile.zw;
-    let base = textureSample(ground_tile, ground_sampler, uv).rgb;
+    var base = textureSample(ground_tile, ground_sampler, uv).rgb;
+    // the texture layers over the picture, bottom first, as the bake composites them; layers on
+    // splat channels also bend the normal and add their detail as SMFFragProg's DNTS does
+    let wdims = vec2<f32>(textureDimensions(layer_weights).xy);
+    let wuv = (in.world.xz / 8.0 + vec2<f32>(0.5)) / wdims;
+    let ddx = dpdx(in.world.xz);
+    let ddy = dpdy(in.world.xz);
+    var splat_w = vec4<f32>(0.0);
+    var splat_layer = vec4<i32>(-1);
+    for (var k = 0u; k < ground_look.counts.x; k = k + 1u) {
+        let look = ground_look.layers[k];
+        let wv = textureSampleLevel(layer_weights, ground_sampler, wuv, i32(k / 4u), 0.0);
+        let w = wv[k % 4u] * look.params.y;
+        let rep = look.params.x;
+        var m = look.colour.rgb;
+        if (look.colour.a > 0.5) {
+            m = textureSampleGrad(layer_materials, repeat_sampler, in.world.xz * rep, i32(k), ddx * rep, ddy * rep).rgb * look.colour.rgb;
+        }
+        base = base + (m - base) * w;
+        if (look.params.z >= 0.0) {
+            let c = u32(look.params.z);
+            splat_w[c] = w;
+            splat_layer[c] = i32(k);
+        }
+    }
+    var n = normalize(in.normal);
+    if (ground_look.counts.y > 0u) {
+        let sum = splat_w.x + splat_w.y + splat_w.z + splat_w.w;
+        if (sum > 1.0) {
+            splat_w = splat_w / sum;
+        }
+        var dn = vec4<f32>(0.0);
+        for (var c = 0u; c < 4u; c = c + 1u) {
+            if (splat_layer[c] >= 0) {
+                let rep = ground_look.layers[u32(splat_layer[c])].params.x;
+                let t = textureSampleGrad(layer_normals, repeat_sampler, in.world.xz * rep, i32(c), ddx * rep, ddy * rep);
+                dn = dn + (t * 2.0 - vec4<f32>(1.0)) * splat_w[c];
+            }
+        }
+        let strength = min(1.0, splat_w.x + splat_w.y + splat_w.z + splat_w.w);
+        if (strength > 0.0 && length(dn.xyz) > 1e-5) {
+            // tangent space of the ground: R along +x, G along +z, B up
+            let t_axis = normalize(cross(n, vec3<f32>(0.0, 0.0, 1.0)));
+            let b_axis = cross(t_axis, n);
+            let bent = normalize(t_axis * dn.x + b_axis * dn.y + n * dn.z);
+            n = normalize(mix(n, bent, strength));
+        }
+        base = base + vec3<f32>(clamp(dn.a, -1.0, 1.0));
+    }
     let contour = line(in.world.y, max(frame.overlay_params.y, 1.0), 1.0);
     let grid = max(line(in.world.x, 1024.0, 1.0), line(in.world.z, 1024.0, 1.0));
     let cursor_d = length(in.world.xz - frame.cursor.xy);
     let cursor_w = max(fwidth(cursor_d), 1e-4);
 
     // the engine's ground lighting: texture x (ambient + diffuse x N.L) + specular
-    let n = normalize(in.normal);
     let l = normalize(frame.sun_dir.xyz);
     let ndl = max(dot(n, l), 0.0);
     let view_dir = normalize(frame.camera_pos.xyz - in.world);

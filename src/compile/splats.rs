@@ -7,7 +7,10 @@
 
 use crate::formats::FormatError;
 use crate::formats::dds::{flip_rows, write_dds_bc3};
-use crate::map::ground_layers::{Material, TerrainFields, TextureLayer, layer_weight};
+use crate::map::ground_layers::{
+    Material, MaterialImage, TerrainFields, TextureLayer, flat_detail_normal, layer_weight,
+    material_detail_normal,
+};
 use crate::map::{LuaTable, LuaValue, Map};
 
 /// The distribution in the archive.
@@ -37,42 +40,9 @@ fn side(cells: usize) -> usize {
     cells.next_power_of_two().min(4096)
 }
 
-/// A flat detail normal: straight up, neutral diffuse detail.
-fn flat_normal() -> Vec<u8> {
-    [128u8, 128, 255, 128].repeat(NORMAL_TEXELS * NORMAL_TEXELS)
-}
-
-/// A tangent-space normal from a picture's luminance (repeating), resampled to
-/// [`NORMAL_TEXELS`]; alpha is the luminance's detail around 128.
-fn normal_from_luminance(rgba: &[u8], w: usize, h: usize) -> Vec<u8> {
-    let n = NORMAL_TEXELS;
-    let lum = |x: usize, y: usize| {
-        let (sx, sy) = ((x % n) * w / n, (y % n) * h / n);
-        let p = &rgba[(sy * w + sx) * 4..];
-        (0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32) / 255.0
-    };
-    let mut out = vec![0u8; n * n * 4];
-    for y in 0..n {
-        for x in 0..n {
-            let dx = (lum(x + 1, y) - lum(x + n - 1, y)) * 2.0;
-            let dz = (lum(x, y + 1) - lum(x, y + n - 1)) * 2.0;
-            let len = (dx * dx + dz * dz + 1.0).sqrt();
-            let enc = |c: f32| (c / len * 127.5 + 127.5).round().clamp(0.0, 255.0) as u8;
-            let px = &mut out[(y * n + x) * 4..(y * n + x) * 4 + 4];
-            px[0] = enc(-dx);
-            px[1] = enc(-dz);
-            px[2] = enc(1.0);
-            px[3] = (128.0 + (lum(x, y) - 0.5) * 64.0).round().clamp(0.0, 255.0) as u8;
-        }
-    }
-    out
-}
-
-/// The layer's detail normal, RGBA, [`NORMAL_TEXELS`] a side.
+/// The layer's detail normal, RGBA, [`NORMAL_TEXELS`] a side (a picture's decoded here).
 fn detail_normal(map: &Map, layer: &TextureLayer) -> Result<Vec<u8>, FormatError> {
-    Ok(match &layer.material {
-        Material::Solid { .. } => flat_normal(),
-        Material::Builtin { kind, .. } => kind.detail_normal(NORMAL_TEXELS),
+    let image = match &layer.material {
         Material::Picture { file, .. } => {
             let f = map
                 .bundled_files
@@ -87,10 +57,21 @@ fn detail_normal(map: &Map, layer: &TextureLayer) -> Result<Vec<u8>, FormatError
             let bytes = f
                 .bytes()
                 .map_err(|e| FormatError::invalid(file.as_str(), e.to_string()))?;
-            let (rgba, w, h) = crate::formats::image_file::decode_rgba(&bytes, file, 4096)?;
-            normal_from_luminance(&rgba, w, h)
+            let (rgba, width, height) =
+                crate::formats::image_file::decode_rgba(&bytes, file, 4096)?;
+            Some(MaterialImage {
+                width,
+                height,
+                rgba,
+            })
         }
-    })
+        _ => None,
+    };
+    Ok(material_detail_normal(
+        &layer.material,
+        image.as_ref(),
+        NORMAL_TEXELS,
+    ))
 }
 
 /// DNTS for `map`'s splat layers, or `None` when no layer takes a channel.
@@ -145,7 +126,7 @@ pub fn build_splats(map: &Map) -> Result<Option<Splats>, FormatError> {
     for (k, l) in channels.iter().enumerate() {
         let normal = match l {
             Some(l) => detail_normal(map, l)?,
-            None => flat_normal(),
+            None => flat_detail_normal(NORMAL_TEXELS),
         };
         let n = NORMAL_TEXELS;
         files.push((

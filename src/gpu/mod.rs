@@ -6,6 +6,7 @@
 //! - [`terrain`]: chunks, levels of detail, culling.
 //! - [`ground`]: the ground texture in mipmapped tiles.
 //! - [`grass`]: grass blades as BAR's grass widget grows them.
+//! - [`ground_layers`]: the texture layers' weights (evaluated live), materials and look.
 //! - [`ground_rules`]: the texture layers' rules on the GPU (packing, inputs, masks, shore).
 //! - [`shared`]: what every pass shares (formats, the frame uniform, the bind group layouts,
 //!   texture helpers), below the passes: they depend on it, never on the renderer.
@@ -22,8 +23,9 @@
 pub mod camera;
 pub mod context;
 pub mod grass;
-pub mod ground_rules;
 pub mod ground;
+pub mod ground_layers;
+pub mod ground_rules;
 pub mod kernels;
 pub mod probe;
 pub mod renderer;

@@ -59,7 +59,11 @@ impl Renderer {
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("terrain"),
-                bind_group_layouts: &[Some(&layouts.scene), Some(&layouts.tile)],
+                bind_group_layouts: &[
+                    Some(&layouts.scene),
+                    Some(&layouts.tile),
+                    Some(&layouts.ground_layers),
+                ],
                 immediate_size: 0,
             });
         let scene_only = ctx
@@ -528,6 +532,7 @@ impl Renderer {
     ) {
         pass.set_pipeline(&self.terrain);
         pass.set_bind_group(0, scene_group, &[]);
+        pass.set_bind_group(2, &scene.ground.bind_group, &[]);
         pass.set_vertex_buffer(1, scene.instances.slice(..));
         let mut bound_tile = usize::MAX;
         for d in &sel.draws {

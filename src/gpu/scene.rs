@@ -8,6 +8,8 @@ use wgpu::util::DeviceExt;
 
 use super::grass::{SceneGrass, legacy_grass};
 use super::ground::GroundTiles;
+use super::ground_layers::GroundLayers;
+use super::ground_rules::mask_array_texture;
 use super::shared::{FrameUniform, Layouts, texture_2d, write_texture_rect};
 use super::terrain::{CHUNK_SQUARES, ChunkGrid, ChunkInstance};
 use super::view::type_colour;
@@ -77,6 +79,11 @@ pub struct MapScene {
     /// The layers by [`LayerId::index`]: R32Float (bytes as 0..=255), storage-capable when
     /// the device runs compute kernels.
     layers: Vec<wgpu::Texture>,
+    /// The texture layers' painted masks, one slice per layer in stack order
+    /// (`ground_rules::mask_array_texture`; storage-capable with compute).
+    pub masks: wgpu::Texture,
+    /// The texture layers' weights, materials and look (`gpu::ground_layers`).
+    pub ground: GroundLayers,
     palette: wgpu::Buffer,
     pub(super) frame: wgpu::Buffer,
     pub(super) bind_group: wgpu::BindGroup,
@@ -141,6 +148,8 @@ impl MapScene {
                 t
             })
             .collect();
+        let masks = mask_array_texture(ctx, map, ctx.compute);
+        let ground = GroundLayers::new(ctx, layouts, map, &layers[0], &layers[1], &masks);
         let palette_data: Vec<[f32; 4]> = (0..=255u8)
             .map(|i| {
                 let c = type_colour(i);
@@ -241,6 +250,8 @@ impl MapScene {
             look: SceneLook::from_settings(&map.settings),
             height_range: (map.settings.min_height_elmos, map.settings.max_height_elmos),
             layers,
+            masks,
+            ground,
             palette,
             frame,
             bind_group,
@@ -268,7 +279,10 @@ impl MapScene {
 
     /// Bytes this map holds on the GPU (textures with mips, buffers).
     pub fn gpu_bytes(&self) -> u64 {
+        let m = self.masks.size();
         self.gpu_bytes_fixed
+            + m.width as u64 * m.height as u64 * m.depth_or_array_layers as u64 * 4
+            + self.ground.gpu_bytes()
             + self.tiles.gpu_bytes
             + self.markers.size()
             + self.grass.gpu_bytes()
@@ -311,7 +325,35 @@ impl MapScene {
             self.grass.legacy = legacy_grass(&map.grass);
             self.water.follow_heights(ctx, &map.heights, revision);
             self.grass_revision = Some(revision);
+            self.follow_texture_layers(ctx, map);
         }
+    }
+
+    /// Takes up a changed texture stack: the masks made again from the document when layers
+    /// came, went or moved, then the weights (`GroundLayers::follow`).
+    pub fn follow_texture_layers(&mut self, ctx: &GpuContext, map: &Map) {
+        let slices = self.masks.size().depth_or_array_layers as usize;
+        if slices != map.texture_layers.len().max(1) || self.ground.order_changed(map) {
+            self.reload_masks(ctx, map);
+        }
+        self.ground.follow(
+            ctx,
+            map,
+            &self.layers[LayerId::Heights.index()],
+            &self.layers[LayerId::Metal.index()],
+            &self.masks,
+        );
+    }
+
+    /// Makes the masks again from the document (layers added, removed or reordered).
+    pub fn reload_masks(&mut self, ctx: &GpuContext, map: &Map) {
+        self.masks = mask_array_texture(ctx, map, ctx.compute);
+        self.ground.bind(
+            ctx,
+            &self.layers[LayerId::Heights.index()],
+            &self.layers[LayerId::Metal.index()],
+            &self.masks,
+        );
     }
 
     /// Rebuilds the start and feature markers.

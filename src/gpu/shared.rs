@@ -43,7 +43,12 @@ pub struct Layouts {
     pub tile: wgpu::BindGroupLayout,
     pub grass: wgpu::BindGroupLayout,
     pub water: wgpu::BindGroupLayout,
+    /// The texture layers the terrain pass draws (`@group(2)`: weights, materials, detail
+    /// normals as 2D arrays, the look, a repeating sampler).
+    pub ground_layers: wgpu::BindGroupLayout,
     pub sampler: wgpu::Sampler,
+    /// Linear, repeating, mipmapped: tiled materials.
+    pub repeat_sampler: wgpu::Sampler,
 }
 
 impl Layouts {
@@ -129,12 +134,51 @@ impl Layouts {
             anisotropy_clamp: 8,
             ..Default::default()
         });
+        let array = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: fs,
+            ty: wgpu::BindingType::Texture {
+                sample_type: filterable,
+                view_dimension: wgpu::TextureViewDimension::D2Array,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let ground_layers = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("ground layers"),
+                entries: &[
+                    array(0),
+                    array(1),
+                    array(2),
+                    uniform_entry(3, fs),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 4,
+                        visibility: fs,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        count: None,
+                    },
+                ],
+            });
+        let repeat_sampler = ctx.device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("repeating"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            anisotropy_clamp: 8,
+            ..Default::default()
+        });
         Layouts {
             scene,
             tile,
             grass,
             water,
+            ground_layers,
             sampler,
+            repeat_sampler,
         }
     }
 }

@@ -234,7 +234,7 @@ pub struct MaterialImage {
 
 impl MaterialImage {
     /// The colour at `(u, v)` in repeats (bilinear, wrapping), RGB 0..255.
-    fn sample(&self, u: f32, v: f32) -> [f32; 3] {
+    pub fn sample(&self, u: f32, v: f32) -> [f32; 3] {
         let (w, h) = (self.width, self.height);
         let x = u.rem_euclid(1.0) * w as f32 - 0.5;
         let y = v.rem_euclid(1.0) * h as f32 - 0.5;
@@ -478,6 +478,51 @@ pub fn material_images(
                 .map_err(|e| format!("texture layer {:?}: {e}", l.name)),
         })
         .collect()
+}
+
+/// A flat detail normal `texels` a side: straight up, neutral diffuse detail (alpha 128).
+pub fn flat_detail_normal(texels: usize) -> Vec<u8> {
+    [128u8, 128, 255, 128].repeat(texels * texels)
+}
+
+/// A material's DNTS detail normal, RGBA, `texels` a side: a built-in's own, a picture's from
+/// its luminance (`image`, repeating; alpha its detail around 128), flat for a solid colour.
+pub fn material_detail_normal(
+    material: &Material,
+    image: Option<&MaterialImage>,
+    texels: usize,
+) -> Vec<u8> {
+    match (material, image) {
+        (Material::Builtin { kind, .. }, _) => kind.detail_normal(texels),
+        (Material::Picture { .. }, Some(img)) => {
+            normal_from_luminance(&img.rgba, img.width, img.height, texels)
+        }
+        _ => flat_detail_normal(texels),
+    }
+}
+
+/// A tangent-space normal from a picture's luminance (repeating), resampled to `n` a side.
+fn normal_from_luminance(rgba: &[u8], w: usize, h: usize, n: usize) -> Vec<u8> {
+    let lum = |x: usize, y: usize| {
+        let (sx, sy) = ((x % n) * w / n, (y % n) * h / n);
+        let p = &rgba[(sy * w + sx) * 4..];
+        (0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32) / 255.0
+    };
+    let mut out = vec![0u8; n * n * 4];
+    for y in 0..n {
+        for x in 0..n {
+            let dx = (lum(x + 1, y) - lum(x + n - 1, y)) * 2.0;
+            let dz = (lum(x, y + 1) - lum(x, y + n - 1)) * 2.0;
+            let len = (dx * dx + dz * dz + 1.0).sqrt();
+            let enc = |c: f32| (c / len * 127.5 + 127.5).round().clamp(0.0, 255.0) as u8;
+            let px = &mut out[(y * n + x) * 4..(y * n + x) * 4 + 4];
+            px[0] = enc(-dx);
+            px[1] = enc(-dz);
+            px[2] = enc(1.0);
+            px[3] = (128.0 + (lum(x, y) - 0.5) * 64.0).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+    out
 }
 
 /// The ground texture the engine gets: the map's picture with every layer composited over it,
