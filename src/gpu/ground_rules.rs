@@ -184,7 +184,11 @@ pub fn write_slice(
         wgpu::TexelCopyTextureInfo {
             texture: tex,
             mip_level: 0,
-            origin: wgpu::Origin3d { x: 0, y: 0, z: slice },
+            origin: wgpu::Origin3d {
+                x: 0,
+                y: 0,
+                z: slice,
+            },
             aspect: wgpu::TextureAspect::All,
         },
         bytemuck::cast_slice(values),

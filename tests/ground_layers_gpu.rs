@@ -1,0 +1,192 @@
+//! The texture layers' live rule evaluation on the GPU against its CPU twin, everywhere and
+//! over a stroke's rectangle only, and what it must do: a cliff raised under a slope rule turns
+//! to rock where it is steep and nowhere else.
+
+use groundwork::edit::GridRect;
+use groundwork::gpu::ground_layers::weights_cpu;
+use groundwork::gpu::shared::Layouts;
+use groundwork::gpu::{GpuContext, MapScene};
+use groundwork::map::ground_layers::{
+    Band, Bend, Breakup, Curvature, Material, Rules, TerrainFields, TextureLayer,
+};
+use groundwork::map::materials::BuiltinMaterial;
+use groundwork::map::{Grid, Map, MapSettings, MapSize};
+
+fn gpu() -> Option<GpuContext> {
+    match GpuContext::headless() {
+        Ok(ctx) if ctx.compute => Some(ctx),
+        Ok(_) => {
+            groundwork::test_support::skip("the GPU adapter runs no compute");
+            None
+        }
+        Err(e) => {
+            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
+            None
+        }
+    }
+}
+
+fn builtin(kind: BuiltinMaterial) -> Material {
+    Material::Builtin {
+        kind,
+        scale_elmos: 256.0,
+        tint: [1.0, 1.0, 1.0],
+    }
+}
+
+/// A 2x2 map with a sea in one corner, a ramp, a bump, metal and one of every rule.
+fn varied_map() -> Map {
+    let mut m = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+    let (w, d) = m.heights.dims();
+    for j in 0..d {
+        for i in 0..w {
+            let (x, z) = (i as f32 * 8.0, j as f32 * 8.0);
+            let ramp = (x - 300.0).clamp(0.0, 160.0);
+            let bump = 90.0 * (-((x - 700.0).powi(2) + (z - 300.0).powi(2)) / 8000.0).exp();
+            let sea = if x < 200.0 && z > 700.0 { -40.0 } else { 0.0 };
+            m.heights.set(i, j, ramp + bump + sea + (z * 0.05).sin() * 3.0);
+        }
+    }
+    let (mw, mh) = m.metal.dims();
+    for j in 20..26 {
+        for i in 40..47 {
+            if i < mw && j < mh {
+                m.metal.set(i, j, 200);
+            }
+        }
+    }
+    let band = |min, max, soft| Some(Band { min, max, soft });
+    let mut rock = TextureLayer::new("Rock", builtin(BuiltinMaterial::Rock));
+    rock.rules.slope_deg = band(30.0, 90.0, 8.0);
+    let mut snow = TextureLayer::new("Snow", builtin(BuiltinMaterial::Snow));
+    snow.rules = Rules {
+        height_elmos: band(120.0, 1000.0, 20.0),
+        noise: Some(Breakup {
+            seed: 7,
+            scale_elmos: 90.0,
+            amount: 0.6,
+        }),
+        ..Rules::default()
+    };
+    let mut ridge = TextureLayer::new("Ridge", Material::Solid { color: [200, 40, 40] });
+    ridge.rules.curvature = Some(Curvature {
+        bend: Bend::Ridges,
+        min_elmos: 0.5,
+        soft_elmos: 0.5,
+    });
+    let mut sand = TextureLayer::new("Sand", builtin(BuiltinMaterial::Sand));
+    sand.rules.near_water = band(0.0, 60.0, 30.0);
+    let mut ore = TextureLayer::new("Ore", Material::Solid { color: [30, 30, 30] });
+    ore.rules.under_metal = true;
+    ore.opacity = 0.5;
+    let mut painted = TextureLayer::new("Painted", builtin(BuiltinMaterial::Mud));
+    painted.rules.slope_deg = band(0.0, 5.0, 2.0);
+    let mut mask = Grid::filled(mw, mh, 128u8);
+    for j in 0..mh {
+        for i in 0..mw {
+            if i < 10 {
+                mask.set(i, j, 255);
+            } else if j < 6 {
+                mask.set(i, j, 0);
+            } else if i < 14 {
+                mask.set(i, j, 170);
+            }
+        }
+    }
+    painted.mask = Some(mask);
+    m.texture_layers = vec![rock, snow, ridge, sand, ore, painted];
+    m
+}
+
+fn max_diff(a: &[Vec<u8>], b: &[Vec<u8>]) -> (u8, usize) {
+    let mut worst = (0u8, 0usize);
+    for (sa, sb) in a.iter().zip(b) {
+        for (i, (&x, &y)) in sa.iter().zip(sb).enumerate() {
+            let d = x.abs_diff(y);
+            if d > worst.0 {
+                worst = (d, i);
+            }
+        }
+    }
+    worst
+}
+
+fn whole(map: &Map) -> GridRect {
+    let (w, h) = map.heights.dims();
+    GridRect::new(0, 0, w, h)
+}
+
+#[test]
+fn the_gpu_rules_agree_with_their_cpu_twin_everywhere() {
+    let Some(ctx) = gpu() else { return };
+    let map = varied_map();
+    let layouts = Layouts::new(&ctx);
+    let scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
+    assert!(scene.ground.on_gpu());
+    let gpu = scene.ground.read_weights(&ctx);
+    let fields = TerrainFields::new(&map, true);
+    let cpu = weights_cpu(&map, &fields, whole(&map));
+    assert_eq!(gpu.len(), 2, "six layers take two slices");
+    let (d, at) = max_diff(&gpu, &cpu);
+    eprintln!("rule evaluation: GPU vs CPU differ by at most {d} level(s) (texel byte {at})");
+    assert!(d <= 1, "GPU and CPU weights differ by {d} at byte {at}");
+    // every rule selects something and leaves something out, so agreement is not vacuous
+    for k in 0..6 {
+        let channel: Vec<u8> = cpu[k / 4].iter().skip(k % 4).step_by(4).copied().collect();
+        let on = channel.iter().filter(|&&v| v > 200).count();
+        let off = channel.iter().filter(|&&v| v < 50).count();
+        assert!(on > 0 && off > 0, "layer {k}: {on} on, {off} off");
+    }
+}
+
+#[test]
+fn a_raised_cliff_turns_to_rock_over_the_strokes_rectangle_only() {
+    let Some(ctx) = gpu() else { return };
+    let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+    let mut rock = TextureLayer::new("Rock", builtin(BuiltinMaterial::Rock));
+    rock.rules.slope_deg = Some(Band {
+        min: 40.0,
+        max: 90.0,
+        soft: 5.0,
+    });
+    map.texture_layers = vec![rock];
+    let layouts = Layouts::new(&ctx);
+    let scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
+    let flat = scene.ground.read_weights(&ctx);
+    assert!(flat[0].iter().step_by(4).all(|&w| w == 0), "flat ground is not rock");
+
+    // a stroke raises a block 200 elmos high on the GPU copy of the heights: its sides are
+    // cliffs; the document does not know yet (as mid-stroke)
+    let rect = GridRect::new(40, 40, 30, 30);
+    let mut raised = map.clone();
+    for j in 40..70 {
+        for i in 40..70 {
+            raised.heights.set(i, j, 200.0);
+        }
+    }
+    let values: Vec<f32> = (40..70)
+        .flat_map(|j| (40..70).map(move |i| (i, j)))
+        .map(|(i, j)| raised.heights.get(i, j))
+        .collect();
+    scene.write_rect(&ctx, groundwork::edit::LayerId::Heights, rect, &values);
+    // a second block far away whose rectangle is not evaluated: its weights must stay
+    let far = GridRect::new(100, 100, 20, 20);
+    scene.write_rect(&ctx, groundwork::edit::LayerId::Heights, far, &[300.0; 400]);
+    scene.ground.evaluate(&ctx, &[rect]);
+    let after = scene.ground.read_weights(&ctx);
+
+    let fields = TerrainFields::new(&raised, false);
+    let cpu = weights_cpu(&raised, &fields, whole(&raised));
+    let (d, at) = max_diff(&after, &cpu);
+    assert!(d <= 1, "after the stroke GPU and CPU differ by {d} at byte {at}");
+    let w = raised.heights.width();
+    assert_eq!(after[0][(100 * w + 100) * 4], 0, "outside the rectangle nothing was evaluated");
+    let weight = |i: usize, j: usize| after[0][(j * w + i) * 4];
+    // the block's rim is a 200-elmo step over one square: rock; its top and the plain are not
+    assert!(weight(40, 55) > 250 && weight(69, 55) > 250, "the cliff is rock");
+    assert_eq!(weight(55, 55), 0, "the block's flat top is not rock");
+    assert_eq!(weight(10, 10), 0, "the plain is not rock");
+    let rock_vertices = after[0].iter().step_by(4).filter(|&&v| v > 128).count();
+    // the rim: the vertices within one of the block's edge (central differences)
+    assert!((200..=400).contains(&rock_vertices), "{rock_vertices} rock vertices");
+}
