@@ -570,11 +570,15 @@ impl GpuLayers for SceneLayers<'_> {
         k.run(self.ctx, self.scene, dispatches)?;
         // the CPU does not know the new heights until the stroke ends: widen the chunks'
         // culling bounds by what the dispatches can move
+        let mut raised = Vec::new();
         for d in dispatches.iter().filter(|d| d.layer == LayerId::Heights) {
             let moved: f32 = d.params.active_dabs().iter().map(|a| a.amount.abs()).sum();
             let (lo, hi) = self.scene.height_range;
             self.scene.chunks.widen_to(d.rect(), lo, hi, moved);
+            raised.push(d.rect());
         }
+        // the texture layers follow the new heights at once, over the dispatches' rectangles
+        self.scene.ground.evaluate(self.ctx, &raised);
         Ok(())
     }
 
@@ -597,10 +601,36 @@ impl GpuLayers for SceneLayers<'_> {
     }
 
     fn changed(&mut self, map: &Map, layer: LayerId, rect: GridRect) {
-        if layer == LayerId::Heights {
-            self.scene
-                .chunks
-                .refresh(&map.heights, rect.x0, rect.z0, rect.w, rect.h);
+        let scene = &mut *self.scene;
+        let inputs = |s: &MapScene| {
+            (
+                s.layer(LayerId::Heights).clone(),
+                s.layer(LayerId::Metal).clone(),
+                s.masks.clone(),
+            )
+        };
+        match layer {
+            LayerId::Heights => {
+                scene
+                    .chunks
+                    .refresh(&map.heights, rect.x0, rect.z0, rect.w, rect.h);
+                // the document has the heights now: the shore too, and devices without compute
+                let (h, m, k) = inputs(scene);
+                scene
+                    .ground
+                    .heights_changed(self.ctx, map, rect, &h, &m, &k);
+            }
+            LayerId::Metal => {
+                // metal cell c reaches the vertices 2c - 1 ..= 2c + 3 (bilinear between centres)
+                let (x0, z0) = (
+                    (2 * rect.x0).saturating_sub(1),
+                    (2 * rect.z0).saturating_sub(1),
+                );
+                let r = GridRect::new(x0, z0, 2 * rect.w + 3, 2 * rect.h + 3);
+                let (h, m, k) = inputs(scene);
+                scene.ground.heights_changed(self.ctx, map, r, &h, &m, &k);
+            }
+            _ => {}
         }
     }
 }
