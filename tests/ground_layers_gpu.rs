@@ -44,7 +44,8 @@ fn varied_map() -> Map {
             let ramp = (x - 300.0).clamp(0.0, 160.0);
             let bump = 90.0 * (-((x - 700.0).powi(2) + (z - 300.0).powi(2)) / 8000.0).exp();
             let sea = if x < 200.0 && z > 700.0 { -40.0 } else { 0.0 };
-            m.heights.set(i, j, ramp + bump + sea + (z * 0.05).sin() * 3.0);
+            m.heights
+                .set(i, j, ramp + bump + sea + (z * 0.05).sin() * 3.0);
         }
     }
     let (mw, mh) = m.metal.dims();
@@ -68,7 +69,12 @@ fn varied_map() -> Map {
         }),
         ..Rules::default()
     };
-    let mut ridge = TextureLayer::new("Ridge", Material::Solid { color: [200, 40, 40] });
+    let mut ridge = TextureLayer::new(
+        "Ridge",
+        Material::Solid {
+            color: [200, 40, 40],
+        },
+    );
     ridge.rules.curvature = Some(Curvature {
         bend: Bend::Ridges,
         min_elmos: 0.5,
@@ -76,7 +82,12 @@ fn varied_map() -> Map {
     });
     let mut sand = TextureLayer::new("Sand", builtin(BuiltinMaterial::Sand));
     sand.rules.near_water = band(0.0, 60.0, 30.0);
-    let mut ore = TextureLayer::new("Ore", Material::Solid { color: [30, 30, 30] });
+    let mut ore = TextureLayer::new(
+        "Ore",
+        Material::Solid {
+            color: [30, 30, 30],
+        },
+    );
     ore.rules.under_metal = true;
     ore.opacity = 0.5;
     let mut painted = TextureLayer::new("Painted", builtin(BuiltinMaterial::Mud));
@@ -153,7 +164,10 @@ fn a_raised_cliff_turns_to_rock_over_the_strokes_rectangle_only() {
     let layouts = Layouts::new(&ctx);
     let scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
     let flat = scene.ground.read_weights(&ctx);
-    assert!(flat[0].iter().step_by(4).all(|&w| w == 0), "flat ground is not rock");
+    assert!(
+        flat[0].iter().step_by(4).all(|&w| w == 0),
+        "flat ground is not rock"
+    );
 
     // a stroke raises a block 200 elmos high on the GPU copy of the heights: its sides are
     // cliffs; the document does not know yet (as mid-stroke)
@@ -178,15 +192,28 @@ fn a_raised_cliff_turns_to_rock_over_the_strokes_rectangle_only() {
     let fields = TerrainFields::new(&raised, false);
     let cpu = weights_cpu(&raised, &fields, whole(&raised));
     let (d, at) = max_diff(&after, &cpu);
-    assert!(d <= 1, "after the stroke GPU and CPU differ by {d} at byte {at}");
+    assert!(
+        d <= 1,
+        "after the stroke GPU and CPU differ by {d} at byte {at}"
+    );
     let w = raised.heights.width();
-    assert_eq!(after[0][(100 * w + 100) * 4], 0, "outside the rectangle nothing was evaluated");
+    assert_eq!(
+        after[0][(100 * w + 100) * 4],
+        0,
+        "outside the rectangle nothing was evaluated"
+    );
     let weight = |i: usize, j: usize| after[0][(j * w + i) * 4];
     // the block's rim is a 200-elmo step over one square: rock; its top and the plain are not
-    assert!(weight(40, 55) > 250 && weight(69, 55) > 250, "the cliff is rock");
+    assert!(
+        weight(40, 55) > 250 && weight(69, 55) > 250,
+        "the cliff is rock"
+    );
     assert_eq!(weight(55, 55), 0, "the block's flat top is not rock");
     assert_eq!(weight(10, 10), 0, "the plain is not rock");
     let rock_vertices = after[0].iter().step_by(4).filter(|&&v| v > 128).count();
     // the rim: the vertices within one of the block's edge (central differences)
-    assert!((200..=400).contains(&rock_vertices), "{rock_vertices} rock vertices");
+    assert!(
+        (200..=400).contains(&rock_vertices),
+        "{rock_vertices} rock vertices"
+    );
 }

@@ -227,4 +227,56 @@ fn a_layer_on_a_splat_channel_writes_dnts_the_engine_loads() {
     if common::referee_or_skip().is_some() {
         common::validate_map(&out, Some(&common::engine_expectation(&m)), None);
     }
+
+    // decompiled, the map keeps its DNTS files and keys; compiled again it still has DNTS on
+    let project = dir.path().join("project");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_groundwork"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&[
+        "decompile".as_ref(),
+        out.as_os_str(),
+        "-o".as_ref(),
+        project.as_os_str(),
+    ]);
+    let again = dir.path().join("again.sdd");
+    run(&[
+        "compile".as_ref(),
+        project.as_os_str(),
+        "-o".as_ref(),
+        again.as_os_str(),
+    ]);
+    // (the engine lowercases every key, as BAR's `lowerkeys` tail does when we read it back)
+    let mapinfo = std::fs::read_to_string(again.join("mapinfo.lua"))
+        .unwrap()
+        .to_lowercase();
+    for key in [
+        "splatdistrtex",
+        "splatdetailtex",
+        "splatdetailnormaltex",
+        "texscales",
+    ] {
+        assert!(mapinfo.contains(key), "{key} lost in decompile and compile");
+    }
+    for file in std::iter::once("maps/splat_distribution.dds".to_string())
+        .chain((0..4).map(|k| format!("maps/splat_detail_normal_{k}.dds")))
+    {
+        assert_eq!(
+            std::fs::read(again.join(&file)).ok(),
+            std::fs::read(out.join(&file)).ok(),
+            "{file} not kept byte for byte"
+        );
+    }
+    let (_, findings) =
+        groundwork::lint::lint_path(&again, &groundwork::lint::LintContext::default()).unwrap();
+    assert!(
+        !findings
+            .iter()
+            .any(|f| f.rule == "splat-detail-tex-missing"),
+        "{findings:?}"
+    );
 }
