@@ -1,29 +1,111 @@
 //! Frame time of the editor's renderer at 1920x1080 on 8x8, 16x16 and 32x32 maps, along a
 //! fixed camera path (an orbit of the whole map, a low pass across it, a top-down pan), with
 //! the plain ground (without and with grass blades) and with every overlay on; plus the GPU memory each map takes and how
-//! long putting it on the GPU takes. Headless, on whatever adapter `WGPU_BACKEND` picks.
+//! long putting it on the GPU takes; then the same map with 8 texture layers (every kind of
+//! rule): the frame, the rule update after a stroke (a 128 x 128-vertex rectangle, a brush of
+//! 512 elmos) and over the whole map. Headless, on whatever adapter `WGPU_BACKEND` picks.
 //!
-//! `cargo bench --bench render [-- --frames N --sizes 8,16,32]`. Each frame is submitted and
+//! `cargo bench --bench render [-- --frames N --sizes 8,16,32 --layers-only]`. Each frame is submitted and
 //! waited for, so a frame's time is the CPU and GPU work of that frame, end to end.
 
 use std::time::Instant;
 
 use glam::Vec3;
+use groundwork::edit::GridRect;
 use groundwork::edit::procedural::relief_map;
 use groundwork::gpu::{
     Camera, CameraPreset, GpuContext, MapScene, RenderTarget, Renderer, ViewOptions,
 };
+use groundwork::map::ground_layers::{Band, Bend, Breakup, Curvature, Material, TextureLayer};
+use groundwork::map::materials::BuiltinMaterial;
 use groundwork::map::{Map, MapSize};
+
+/// Eight layers, one of each rule and some combined, built-in and solid materials.
+fn eight_layers() -> Vec<TextureLayer> {
+    let b = |kind, scale_elmos| Material::Builtin {
+        kind,
+        scale_elmos,
+        tint: [1.0, 1.0, 1.0],
+    };
+    let band = |min, max, soft| Some(Band { min, max, soft });
+    let mut out = Vec::new();
+    let mut l = TextureLayer::new("Dirt", b(BuiltinMaterial::Dirt, 300.0));
+    l.rules.noise = Some(Breakup {
+        seed: 1,
+        scale_elmos: 400.0,
+        amount: 0.7,
+    });
+    out.push(l);
+    let mut l = TextureLayer::new("Sand", b(BuiltinMaterial::Sand, 200.0));
+    l.rules.near_water = band(0.0, 60.0, 30.0);
+    out.push(l);
+    let mut l = TextureLayer::new("Rock", b(BuiltinMaterial::Rock, 256.0));
+    l.rules.slope_deg = band(25.0, 90.0, 6.0);
+    l.splat_channel = Some(0);
+    out.push(l);
+    let mut l = TextureLayer::new("Mud", b(BuiltinMaterial::Mud, 256.0));
+    l.rules.curvature = Some(Curvature {
+        bend: Bend::Valleys,
+        min_elmos: 1.0,
+        soft_elmos: 1.0,
+    });
+    out.push(l);
+    let mut l = TextureLayer::new("Grass", b(BuiltinMaterial::Grass, 256.0));
+    l.rules.slope_deg = band(0.0, 12.0, 4.0);
+    l.rules.height_elmos = band(20.0, 140.0, 20.0);
+    l.opacity = 0.7;
+    l.splat_channel = Some(1);
+    out.push(l);
+    let mut l = TextureLayer::new(
+        "Ore",
+        Material::Solid {
+            color: [40, 36, 30],
+        },
+    );
+    l.rules.under_metal = true;
+    out.push(l);
+    let mut l = TextureLayer::new("Ridges", b(BuiltinMaterial::Dirt, 128.0));
+    l.rules.curvature = Some(Curvature {
+        bend: Bend::Ridges,
+        min_elmos: 1.0,
+        soft_elmos: 1.0,
+    });
+    out.push(l);
+    let mut l = TextureLayer::new("Snow", b(BuiltinMaterial::Snow, 256.0));
+    l.rules.height_elmos = band(150.0, 5000.0, 20.0);
+    l.rules.noise = Some(Breakup {
+        seed: 2,
+        scale_elmos: 200.0,
+        amount: 0.5,
+    });
+    out.push(l);
+    out
+}
+
+/// Mean milliseconds of `f` over `n` runs (after one to warm up), each waited for.
+fn time_ms(ctx: &GpuContext, n: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    ctx.wait();
+    let t0 = Instant::now();
+    for _ in 0..n {
+        f();
+        ctx.wait();
+    }
+    t0.elapsed().as_secs_f64() * 1000.0 / n.max(1) as f64
+}
 
 struct Args {
     frames: usize,
     sizes: Vec<u32>,
+    /// Only the 8-layer rows (`--layers-only`).
+    layers_only: bool,
 }
 
 fn args() -> Args {
     let mut a = Args {
         frames: 90,
         sizes: vec![8, 16, 32],
+        layers_only: false,
     };
     let argv: Vec<String> = std::env::args().collect();
     let mut i = 1;
@@ -42,6 +124,7 @@ fn args() -> Args {
                 }
                 i += 1;
             }
+            "--layers-only" => a.layers_only = true,
             _ => {}
         }
         i += 1;
@@ -174,6 +257,7 @@ fn main() {
         "| map | document MiB | GPU MiB | upload s | no blades mean / p95 ms | grass blades (all on) mean / p95 ms | water off mean / p95 ms | overlays mean / p95 ms | triangles (k) | chunks drawn | grass cells drawn (k) |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut layered_rows = Vec::new();
     for units in &a.sizes {
         let Ok(size) = MapSize::new(*units, *units) else {
             eprintln!("skipping size {units}: not a valid map size");
@@ -192,27 +276,70 @@ fn main() {
         };
         ctx.wait();
         let upload = t0.elapsed().as_secs_f64();
-        let b = run_path(&ctx, &renderer, &scene, &map, &target, &bare, a.frames);
-        let p = run_path(&ctx, &renderer, &scene, &map, &target, &plain, a.frames);
-        let dw = run_path(&ctx, &renderer, &scene, &map, &target, &dry, a.frames);
-        let o = run_path(&ctx, &renderer, &scene, &map, &target, &overlays, a.frames);
-        let mib = |b: u64| b as f64 / 1048576.0;
-        println!(
-            "| {size} | {:.0} | {:.0} | {upload:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} | {:.1} |",
-            mib(doc_bytes(&map)),
-            mib(scene.gpu_bytes() + renderer.gpu_bytes() + target.gpu_bytes()),
-            b.mean_ms,
-            b.p95_ms,
-            p.mean_ms,
-            p.p95_ms,
-            dw.mean_ms,
-            dw.p95_ms,
-            o.mean_ms,
-            o.p95_ms,
-            (p.triangles_k + o.triangles_k) / 2.0,
-            (p.chunks + o.chunks) / 2.0,
-            p.grass_patches_k,
-        );
-        eprintln!("({size}: map generated in {made:.1} s)");
+        if a.layers_only {
+            drop(scene);
+        } else {
+            let b = run_path(&ctx, &renderer, &scene, &map, &target, &bare, a.frames);
+            let p = run_path(&ctx, &renderer, &scene, &map, &target, &plain, a.frames);
+            let dw = run_path(&ctx, &renderer, &scene, &map, &target, &dry, a.frames);
+            let o = run_path(&ctx, &renderer, &scene, &map, &target, &overlays, a.frames);
+            let mib = |b: u64| b as f64 / 1048576.0;
+            println!(
+                "| {size} | {:.0} | {:.0} | {upload:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} | {:.1} |",
+                mib(doc_bytes(&map)),
+                mib(scene.gpu_bytes() + renderer.gpu_bytes() + target.gpu_bytes()),
+                b.mean_ms,
+                b.p95_ms,
+                p.mean_ms,
+                p.p95_ms,
+                dw.mean_ms,
+                dw.p95_ms,
+                o.mean_ms,
+                o.p95_ms,
+                (p.triangles_k + o.triangles_k) / 2.0,
+                (p.chunks + o.chunks) / 2.0,
+                p.grass_patches_k,
+            );
+            eprintln!("({size}: map generated in {made:.1} s)");
+            drop(scene);
+        }
+        let mut layered = map;
+        layered.texture_layers = eight_layers();
+        let scene = match MapScene::new(&ctx, &renderer.layouts, &layered, &mut |_, _| {}) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{size} with 8 layers: {e}");
+                continue;
+            }
+        };
+        ctx.wait();
+        let l = run_path(&ctx, &renderer, &scene, &layered, &target, &bare, a.frames);
+        let (vw, vh) = layered.heights.dims();
+        let stroke = GridRect::new(vw / 2 - 64, vh / 2 - 64, 128, 128);
+        let update = time_ms(&ctx, 20, || scene.ground.evaluate(&ctx, &[stroke]));
+        let all = time_ms(&ctx, 3, || {
+            scene.ground.evaluate(&ctx, &[GridRect::new(0, 0, vw, vh)])
+        });
+        layered_rows.push(format!(
+            "| {size} | {} | {:.2} / {:.2} | {update:.2} | {all:.1} | {:.0} |",
+            if scene.ground.on_gpu() {
+                "GPU"
+            } else {
+                "CPU twin"
+            },
+            l.mean_ms,
+            l.p95_ms,
+            (scene.gpu_bytes() + renderer.gpu_bytes() + target.gpu_bytes()) as f64 / 1048576.0,
+        ));
+    }
+    println!();
+    println!("8 texture layers (no grass blades):");
+    println!();
+    println!(
+        "| map | rules on | frame mean / p95 ms | rule update after a stroke (128 x 128 vertices) ms | every vertex ms | GPU MiB |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for r in &layered_rows {
+        println!("{r}");
     }
 }
