@@ -280,3 +280,40 @@ fn a_layer_on_a_splat_channel_writes_dnts_the_engine_loads() {
         "{findings:?}"
     );
 }
+
+#[test]
+fn an_opened_real_map_left_untouched_recompiles_byte_for_byte() {
+    let Some(path) = common::fixture("bar/Map_Blueprint_V1.sdd") else {
+        groundwork::test_support::skip("fixtures not found");
+        return;
+    };
+    let map = groundwork::formats::map_reader::read_map(&path)
+        .unwrap()
+        .map;
+    // opened, the map is its picture alone ("Original", 1:1): no layers
+    assert!(map.texture_layers.is_empty());
+    assert!(
+        groundwork::compile::bake_texture(&map).unwrap() == map.texture,
+        "the bake changed the picture"
+    );
+    let o = CompileOptions::default();
+    let a = build_map_files(&map, &o, &Progress::none()).unwrap();
+    // saved as a project and opened again, still no layers and the same bytes
+    let dir = tempfile::tempdir().unwrap();
+    groundwork::formats::save_project(&map, &dir.path().join("p")).unwrap();
+    let again = groundwork::formats::load_project(&dir.path().join("p"))
+        .unwrap()
+        .map;
+    assert!(again.texture_layers.is_empty());
+    let b = build_map_files(&again, &o, &Progress::none()).unwrap();
+    assert!(a.smt == b.smt, "the tiles differ after a save and open");
+    assert!(a.smf == b.smf, "the .smf differs after a save and open");
+    // and a layer that selects nothing (the template is nowhere steeper than 89 degrees)
+    let mut layered = map.clone();
+    layered.texture_layers.push(rock_on_slopes(89.5));
+    let c = build_map_files(&layered, &o, &Progress::none()).unwrap();
+    assert!(
+        a.smt == c.smt,
+        "a layer that selects nothing changed the tiles"
+    );
+}
