@@ -217,3 +217,94 @@ fn a_raised_cliff_turns_to_rock_over_the_strokes_rectangle_only() {
         "{rock_vertices} rock vertices"
     );
 }
+
+#[test]
+fn sixteen_layers_on_a_32x32_map_fit_the_memory_budget() {
+    use groundwork::gpu::ground_layers::GroundLayers;
+    use groundwork::gpu::ground_rules::mask_array_texture;
+    use groundwork::gpu::shared::{texture_2d, write_texture_rect};
+    let Some(ctx) = gpu() else { return };
+    let mut map = Map::new(MapSize::new(32, 32).unwrap(), MapSettings::default());
+    let (w, d) = map.heights.dims();
+    for j in 0..d {
+        for i in 0..w {
+            map.heights.set(
+                i,
+                j,
+                ((i as f32 * 0.01).sin() + (j as f32 * 0.013).cos()) * 90.0,
+            );
+        }
+    }
+    let (mw, mh) = map.metal.dims();
+    let kinds = [
+        BuiltinMaterial::Grass,
+        BuiltinMaterial::Rock,
+        BuiltinMaterial::Sand,
+        BuiltinMaterial::Dirt,
+    ];
+    map.texture_layers = (0..16)
+        .map(|k| {
+            let mut l = TextureLayer::new(&format!("Layer {k}"), builtin(kinds[k % 4]));
+            l.rules.height_elmos = Some(Band {
+                min: -100.0 + 12.0 * k as f32,
+                max: 200.0,
+                soft: 10.0,
+            });
+            l.mask = Some(Grid::filled(mw, mh, 128u8));
+            l.splat_channel = (k < 4).then_some(k as u8);
+            l
+        })
+        .collect();
+    // the document's side: the masks
+    let cpu_bytes: usize = map
+        .texture_layers
+        .iter()
+        .map(|l| l.mask.as_ref().map_or(0, |m| m.data().len()))
+        .sum();
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING
+        | wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::STORAGE_BINDING;
+    let heights = texture_2d(
+        &ctx,
+        "heights",
+        (w, d),
+        wgpu::TextureFormat::R32Float,
+        usage,
+    );
+    write_texture_rect(
+        &ctx,
+        &heights,
+        GridRect::new(0, 0, w, d),
+        map.heights.data(),
+    );
+    let metal = texture_2d(
+        &ctx,
+        "metal",
+        (mw, mh),
+        wgpu::TextureFormat::R32Float,
+        usage,
+    );
+    let masks = mask_array_texture(&ctx, &map, true);
+    let layouts = Layouts::new(&ctx);
+    let ground = GroundLayers::new(&ctx, &layouts, &map, &heights, &metal, &masks);
+    let m = masks.size();
+    let mask_bytes = m.width as u64 * m.height as u64 * m.depth_or_array_layers as u64 * 4;
+    let gpu_bytes = ground.gpu_bytes() + mask_bytes;
+    let mib = |b: u64| b as f64 / 1048576.0;
+    eprintln!(
+        "16 layers on 32x32: GPU {:.0} MiB (masks {:.0} MiB), document masks {:.0} MiB",
+        mib(gpu_bytes),
+        mib(mask_bytes),
+        mib(cpu_bytes as u64)
+    );
+    assert!(gpu_bytes <= 512 << 20, "GPU {:.0} MiB", mib(gpu_bytes));
+    assert!(
+        cpu_bytes <= 256 << 20,
+        "CPU {:.0} MiB",
+        mib(cpu_bytes as u64)
+    );
+    // and the weights were made: the lowest layer covers the lowest ground
+    let weights = ground.read_weights(&ctx);
+    assert_eq!(weights.len(), 4);
+    assert!(weights[0].iter().step_by(4).any(|&v| v == 255));
+}
