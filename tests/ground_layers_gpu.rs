@@ -308,3 +308,43 @@ fn sixteen_layers_on_a_32x32_map_fit_the_memory_budget() {
     assert_eq!(weights.len(), 4);
     assert!(weights[0].iter().step_by(4).any(|&v| v == 255));
 }
+
+#[test]
+fn without_compute_the_cpu_twin_fills_the_weights_and_follows_the_document() {
+    let Some(mut ctx) = gpu() else { return };
+    // as on a GL device without compute shaders
+    ctx.compute = false;
+    let mut map = varied_map();
+    let layouts = Layouts::new(&ctx);
+    let mut scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
+    assert!(!scene.ground.on_gpu());
+    let fields = TerrainFields::new(&map, true);
+    assert_eq!(
+        scene.ground.read_weights(&ctx),
+        weights_cpu(&map, &fields, whole(&map))
+    );
+    // the document's heights change (a stroke ended): the rectangle follows
+    for j in 60..80 {
+        for i in 60..80 {
+            map.heights.set(i, j, 250.0);
+        }
+    }
+    let rect = GridRect::new(60, 60, 20, 20);
+    scene.write_rect(
+        &ctx,
+        groundwork::edit::LayerId::Heights,
+        rect,
+        &[250.0; 400],
+    );
+    let (h, m, k) = (
+        scene.layer(groundwork::edit::LayerId::Heights).clone(),
+        scene.layer(groundwork::edit::LayerId::Metal).clone(),
+        scene.masks.clone(),
+    );
+    scene.ground.heights_changed(&ctx, &map, rect, &h, &m, &k);
+    let fields = TerrainFields::new(&map, true);
+    assert_eq!(
+        scene.ground.read_weights(&ctx),
+        weights_cpu(&map, &fields, whole(&map))
+    );
+}
