@@ -121,10 +121,18 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let ddy = dpdy(in.world.xz);
     var splat_w = vec4<f32>(0.0);
     var splat_layer = vec4<i32>(-1);
+    var wv = vec4<f32>(0.0);
     for (var k = 0u; k < ground_look.counts.x; k = k + 1u) {
+        if (k % 4u == 0u) {
+            // one sample gives four layers' weights
+            wv = textureSampleLevel(layer_weights, ground_sampler, wuv, i32(k / 4u), 0.0);
+        }
         let look = ground_look.layers[k];
-        let wv = textureSampleLevel(layer_weights, ground_sampler, wuv, i32(k / 4u), 0.0);
         let w = wv[k % 4u] * look.params.y;
+        if (w <= 0.0) {
+            continue;
+        }
+        // explicit gradients: sampling is allowed here, where only some pixels go
         let rep = look.params.x;
         var m = look.colour.rgb;
         if (look.colour.a > 0.5) {
@@ -145,7 +153,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
         }
         var dn = vec4<f32>(0.0);
         for (var c = 0u; c < 4u; c = c + 1u) {
-            if (splat_layer[c] >= 0) {
+            if (splat_layer[c] >= 0 && splat_w[c] > 0.0) {
                 let rep = ground_look.layers[u32(splat_layer[c])].params.x;
                 let t = textureSampleGrad(layer_normals, repeat_sampler, in.world.xz * rep, i32(c), ddx * rep, ddy * rep);
                 dn = dn + (t * 2.0 - vec4<f32>(1.0)) * splat_w[c];
