@@ -348,3 +348,81 @@ fn without_compute_the_cpu_twin_fills_the_weights_and_follows_the_document() {
         weights_cpu(&map, &fields, whole(&map))
     );
 }
+
+fn channel_diff(
+    a: &groundwork::map::GroundTexture,
+    b: &groundwork::map::GroundTexture,
+) -> (u8, usize) {
+    let mut worst = (0u8, 0usize);
+    for (i, (&x, &y)) in a.rgba().iter().zip(b.rgba()).enumerate() {
+        let d = x.abs_diff(y);
+        if d > worst.0 {
+            worst = (d, i);
+        }
+    }
+    worst
+}
+
+#[test]
+fn the_gpu_bake_agrees_with_the_cpu_bake_within_one_level() {
+    use groundwork::gpu::bake::{bake_on_gpu, bake_on_gpu_in_chunks};
+    use groundwork::map::ground_layers::{bake, material_images};
+    let Some(ctx) = gpu() else { return };
+    let mut map = varied_map();
+    // a picture that is not the same everywhere, and a tint
+    let (tw, th) = (map.texture.width(), map.texture.height());
+    let rgba: Vec<u8> = (0..tw * th)
+        .flat_map(|i| {
+            let (x, y) = (i % tw, i / tw);
+            [(x / 4) as u8, (y / 4) as u8, ((x + y) / 8) as u8, 255]
+        })
+        .collect();
+    map.texture = groundwork::map::GroundTexture::from_rgba(tw, th, rgba).unwrap();
+    if let Material::Builtin { tint, .. } = &mut map.texture_layers[1].material {
+        *tint = [0.9, 1.0, 1.1];
+    }
+    map.texture_layers[0].opacity = 0.8;
+    let images = material_images(&map.texture_layers, &|_| Err("no pictures".into())).unwrap();
+    let cpu = bake(&map, &images);
+    let gpu = bake_on_gpu(&ctx, &map, &images).unwrap();
+    let (d, at) = channel_diff(&cpu, &gpu);
+    eprintln!("bake: GPU vs CPU differ by at most {d} level(s) (byte {at})");
+    assert!(d <= 1, "the bakes differ by {d} at byte {at}");
+    assert!(cpu != map.texture, "the stack changed the picture");
+    // small chunks (37 rows: seams inside squares and metal cells) give the same texture
+    let chunked = bake_on_gpu_in_chunks(&ctx, &map, &images, 37).unwrap();
+    assert!(chunked == gpu, "chunks change the bake");
+    // a layer painted only in the north-west corner stays there: no axis is flipped
+    let mut corner = map.clone();
+    let (mw, mh) = corner.metal.dims();
+    let mut mask = Grid::filled(mw, mh, 0u8);
+    for j in 0..mh / 4 {
+        for i in 0..mw / 8 {
+            mask.set(i, j, 255);
+        }
+    }
+    let mut l = TextureLayer::new(
+        "Corner",
+        Material::Solid {
+            color: [255, 0, 255],
+        },
+    );
+    l.mask = Some(mask);
+    corner.texture_layers = vec![l];
+    let images = material_images(&corner.texture_layers, &|_| Err("none".into())).unwrap();
+    let g = bake_on_gpu_in_chunks(&ctx, &corner, &images, 100).unwrap();
+    let px = |x: usize, y: usize| &g.rgba()[(y * tw + x) * 4..(y * tw + x) * 4 + 3];
+    assert_eq!(px(10, 10), &[255, 0, 255], "north-west is painted");
+    assert_ne!(px(tw - 10, 10), &[255, 0, 255], "north-east is not");
+    assert_ne!(px(10, th - 10), &[255, 0, 255], "south-west is not");
+    assert!(channel_diff(&bake(&corner, &images), &g).0 <= 1);
+}
+
+#[test]
+fn no_layers_bake_to_the_picture_without_the_gpu() {
+    use groundwork::gpu::bake::bake_on_gpu;
+    let Some(mut ctx) = gpu() else { return };
+    ctx.compute = false;
+    let map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+    assert!(bake_on_gpu(&ctx, &map, &[]).unwrap() == map.texture);
+}

@@ -317,3 +317,47 @@ fn an_opened_real_map_left_untouched_recompiles_byte_for_byte() {
         "a layer that selects nothing changed the tiles"
     );
 }
+
+#[test]
+fn compile_bakes_on_the_gpu_when_there_is_one_and_on_the_cpu_when_asked() {
+    let mut m = ramp_map();
+    m.texture_layers.push(rock_on_slopes(40.0));
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p");
+    groundwork::formats::save_project(&m, &project).unwrap();
+    let compile = |out: &std::path::Path, extra: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_groundwork"))
+            .arg("compile")
+            .arg(&project)
+            .arg("-o")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(o.status.success(), "{stderr}");
+        stderr
+    };
+    let (gpu_out, cpu_out) = (dir.path().join("gpu.sdd"), dir.path().join("cpu.sdd"));
+    let on_gpu = compile(&gpu_out, &[]);
+    let on_cpu = compile(&cpu_out, &["--cpu-bake"]);
+    assert!(on_cpu.contains("on the CPU") || !on_cpu.contains("on the GPU"));
+    if !on_gpu.contains("baking the texture layers on ") || on_gpu.contains("on the CPU (") {
+        groundwork::test_support::skip(&format!("no GPU that runs compute: {on_gpu}"));
+        return;
+    }
+    // the same ground within the bakes' level and the tiles' compression
+    let read = |p: &std::path::Path| groundwork::formats::read_map(p).unwrap().map.texture;
+    let (g, c) = (read(&gpu_out), read(&cpu_out));
+    let worst = g
+        .rgba()
+        .iter()
+        .zip(c.rgba())
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap();
+    assert!(worst <= 16, "GPU and CPU compiles differ by {worst} levels");
+    if common::referee_or_skip().is_some() {
+        common::validate_map(&gpu_out, Some(&common::engine_expectation(&m)), None);
+    }
+}

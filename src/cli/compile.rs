@@ -45,6 +45,9 @@ pub struct CompileArgs {
     /// Print how long loading and each stage took.
     #[arg(long)]
     pub timings: bool,
+    /// Bake the texture layers on the CPU even when a GPU is there.
+    #[arg(long)]
+    pub cpu_bake: bool,
 }
 
 /// Prints `stage NN%` on one stderr line, updated in place.
@@ -76,12 +79,33 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
+    // the texture layers bake on the GPU when there is one that runs compute
+    let baker: Option<crate::compile::Baker> =
+        if loaded.map.texture_layers.is_empty() || args.cpu_bake {
+            None
+        } else {
+            match crate::gpu::bake::shared_headless() {
+                Ok(ctx) => {
+                    if !args.quiet {
+                        eprintln!("baking the texture layers on {}", ctx.describe());
+                    }
+                    Some(crate::gpu::bake::bake_with_headless_gpu)
+                }
+                Err(why) => {
+                    if !args.quiet {
+                        eprintln!("baking the texture layers on the CPU ({why})");
+                    }
+                    None
+                }
+            }
+        };
     let options = CompileOptions {
         quality: if args.best {
             Bc1Quality::Best
         } else {
             Bc1Quality::Fast
         },
+        baker,
     };
     let report = progress_printer(args.quiet);
     let cancel = AtomicBool::new(false);

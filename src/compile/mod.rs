@@ -24,10 +24,20 @@ use crate::formats::smf::{
 use crate::formats::smt::smt_header;
 use crate::map::Map;
 
+/// Bakes the texture layers over the picture (`images`: the layers' pictures); the CPU's
+/// `map::ground_layers::bake` when none is given.
+pub type Baker = fn(
+    &Map,
+    &[Option<crate::map::ground_layers::MaterialImage>],
+) -> Result<crate::map::GroundTexture, String>;
+
 /// How to compile.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CompileOptions {
     pub quality: Bc1Quality,
+    /// Where the texture layers are baked (the GPU's `gpu::bake::bake_with_headless_gpu`);
+    /// `None`: on the CPU. Either gives the same texture within a level a channel.
+    pub baker: Option<Baker>,
 }
 
 /// The files of a compiled map, before packing.
@@ -112,6 +122,14 @@ fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
 /// The ground texture with the map's material layers baked in: pictures are the map's own
 /// bundled files, decoded here.
 pub fn bake_texture(map: &Map) -> Result<crate::map::GroundTexture, FormatError> {
+    bake_texture_with(map, None)
+}
+
+/// [`bake_texture`] through `baker` (the CPU when `None`).
+pub fn bake_texture_with(
+    map: &Map,
+    baker: Option<Baker>,
+) -> Result<crate::map::GroundTexture, FormatError> {
     use crate::map::ground_layers::{MaterialImage, bake, check_stack, material_images};
     check_stack(&map.texture_layers, map.size.metal_cells())
         .map_err(|e| FormatError::invalid("texture layers", e))?;
@@ -132,7 +150,10 @@ pub fn bake_texture(map: &Map) -> Result<crate::map::GroundTexture, FormatError>
     };
     let images = material_images(&map.texture_layers, &picture)
         .map_err(|e| FormatError::invalid("texture layers", e))?;
-    Ok(bake(map, &images))
+    match baker {
+        Some(b) => b(map, &images).map_err(|e| FormatError::invalid("texture layers", e)),
+        None => Ok(bake(map, &images)),
+    }
 }
 
 /// The `.smf`, `.smt` and `mapinfo.lua` for a document.
@@ -160,7 +181,7 @@ pub fn build_map_files(
     let texture = if map.texture_layers.is_empty() {
         &map.texture
     } else {
-        baked = bake_texture(map)?;
+        baked = bake_texture_with(map, options.baker)?;
         &baked
     };
     let tiles = build_tiles(texture, options.quality, progress)?;

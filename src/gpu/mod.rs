@@ -1,6 +1,7 @@
 //! The renderer and the GPU brush kernels. Knows wgpu, the document and the tools (it runs
 //! their kernels), not egui: the window and `groundwork render` both draw through it.
 //!
+//! - [`bake`]: the export bake of the texture layers on the GPU (CPU twin: `ground_layers::bake`).
 //! - [`context`]: the device (the adapter's real limits, only the features we use).
 //! - [`camera`]: orbit / top-down camera, presets, frustum.
 //! - [`terrain`]: chunks, levels of detail, culling.
@@ -20,6 +21,7 @@
 //! - [`view`]: overlays and their colours.
 //! - [`water`]: BumpWater's terms, their CPU twin, the normal texture and the coast field.
 
+pub mod bake;
 pub mod camera;
 pub mod context;
 pub mod grass;

@@ -377,7 +377,15 @@ pub fn export(
             r.request_repaint();
         };
         let progress = crate::compile::Progress::new(&report, &cancel);
-        let options = crate::compile::CompileOptions::default();
+        // the texture layers bake on a GPU that runs compute when there is one (a headless
+        // device of its own, made once), else on the CPU: the same texture within a level
+        let baker: Option<crate::compile::Baker> = (!map.texture_layers.is_empty()
+            && crate::gpu::bake::shared_headless().is_ok())
+        .then_some(crate::gpu::bake::bake_with_headless_gpu);
+        let options = crate::compile::CompileOptions {
+            baker,
+            ..Default::default()
+        };
         match install_map(&map, &dir, kind, overwrite, &options, &progress) {
             Ok(done) => Outcome::Exported(Box::new(done)),
             Err(InstallError::Exists {
