@@ -31,7 +31,31 @@ fn gpu_with_compute() -> Option<GpuContext> {
 
 /// A 2x2 map of rolling hills (asymmetric).
 fn hills() -> Map {
-    groundwork::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 5, "tools")
+    with_texture_layers(groundwork::edit::procedural::relief_map(
+        MapSize::new(2, 2).unwrap(),
+        5,
+        "tools",
+    ))
+}
+
+/// Two texture layers, unpainted, for the texture brush to paint.
+fn with_texture_layers(mut m: Map) -> Map {
+    use groundwork::map::ground_layers::{Material, TextureLayer};
+    m.texture_layers = vec![
+        TextureLayer::new(
+            "Rock",
+            Material::Solid {
+                color: [90, 90, 90],
+            },
+        ),
+        TextureLayer::new(
+            "Sand",
+            Material::Solid {
+                color: [200, 190, 140],
+            },
+        ),
+    ];
+    m
 }
 
 /// A 2x2 map whose heights depend only on the distance from the centre: symmetric under
@@ -47,7 +71,7 @@ fn round_hills(mode: SymmetryMode) -> Map {
         }
     }
     m.symmetry = mode;
-    m
+    with_texture_layers(m)
 }
 
 /// The tool's defaults, small enough for a 2x2 map, with a stamp image where it takes one.
@@ -60,6 +84,10 @@ fn settings_for(tool: &dyn Tool) -> ToolSettings {
         }
         if *key == "iterations" {
             *v = ParamValue::Number(6.0);
+        }
+        if *key == "layer" {
+            // the second texture layer: a mask other than the first
+            *v = ParamValue::Choice(1);
         }
     }
     s
@@ -123,7 +151,13 @@ impl Gpu {
 
 /// Every layer of a map, as floats.
 fn layers_of(map: &Map) -> Vec<Grid<f32>> {
-    LayerId::ALL.iter().map(|l| l.to_grid(map)).collect()
+    let masks = (0..map.texture_layers.len()).map(|k| LayerId::TextureMask(k as u8));
+    LayerId::ALL
+        .iter()
+        .copied()
+        .chain(masks)
+        .map(|l| l.to_grid(map))
+        .collect()
 }
 
 fn largest_layer_difference(a: &Map, b: &Map) -> f32 {
@@ -173,7 +207,7 @@ fn every_kernel_matches_its_cpu_twin() {
             if let Some((t, b)) = &before {
                 stroke(&mut cpu, *t, b, &path, None);
             }
-            let reference = tool.layer().to_grid(cpu.map());
+            let reference = tool.layer_for(&settings).to_grid(cpu.map());
             stroke(&mut cpu, tool, &settings, &path, None);
 
             let mut scene = gpu.scene(&map);
@@ -188,7 +222,7 @@ fn every_kernel_matches_its_cpu_twin() {
             }
             stroke(&mut on_gpu, tool, &settings, &path, Some(&mut layers));
 
-            let layer = tool.layer();
+            let layer = tool.layer_for(&settings);
             let (a, b) = (layer.to_grid(cpu.map()), layer.to_grid(on_gpu.map()));
             let changed = a
                 .data()
@@ -224,6 +258,7 @@ fn prep(tool: &dyn Tool) -> Option<&'static dyn Tool> {
         "restore" => "raise",
         "metal-erase" => "metal-paint",
         "grass-erase" => "grass",
+        "texture-erase" => "texture-paint",
         _ => return None,
     };
     groundwork::edit::tools::find(name)
@@ -293,7 +328,7 @@ fn strokes_under_symmetry_are_symmetric_to_one_height_word() {
             stroke(&mut cpu, tool, &settings, &path, None);
             assert_symmetric(
                 cpu.map(),
-                tool.layer(),
+                tool.layer_for(&settings),
                 &format!("{} under {mode} (CPU)", tool.name()),
             );
             if let Some(g) = &gpu {
@@ -308,7 +343,7 @@ fn strokes_under_symmetry_are_symmetric_to_one_height_word() {
                 stroke(&mut s, tool, &settings, &path, Some(&mut layers));
                 assert_symmetric(
                     s.map(),
-                    tool.layer(),
+                    tool.layer_for(&settings),
                     &format!("{} under {mode} (GPU)", tool.name()),
                 );
             }

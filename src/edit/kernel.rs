@@ -110,7 +110,9 @@ pub enum Extra {
     /// `texture_2d<f32>`: the target layer over `src_origin`/`src_size`, copied before each
     /// pass, so a kernel can read its neighbours without reading what the pass writes.
     Source,
-    /// `texture_2d<f32>`: the layer as it was when the map was opened (whole layer).
+    /// `texture_2d<f32>`, a whole-map image: for a height tool the heights as the map was
+    /// opened (restore); for a texture mask the ground's heights as the stroke started (the
+    /// texture brush's filters read them).
     Original,
     /// `texture_2d<f32>`: the stamp image (values 0..=1).
     Stamp,

@@ -1,5 +1,6 @@
-//! The layers a tool can write (heights, metal, grass, terrain type), seen the same way by every
-//! kernel: a grid of f32 values, read and written by rectangle, cut into 64 x 64 undo tiles.
+//! The layers a tool can write (heights, metal, grass, terrain type, a texture layer's painted
+//! mask), seen the same way by every kernel: a grid of f32 values, read and written by
+//! rectangle, cut into 64 x 64 undo tiles.
 //!
 //! Heights are f32 elmos on the vertex grid; the byte layers hold their byte value as a float
 //! (0..=255) while a stroke runs and are rounded back to bytes when it ends.
@@ -15,6 +16,10 @@ pub enum LayerId {
     Metal,
     Grass,
     Types,
+    /// The painted mask of the texture layer at this place in the stack (bottom 0): one byte
+    /// per metal cell, 128 leaving the layer's rules alone. Unpainted, it reads as 128; the
+    /// first write makes it.
+    TextureMask(u8),
 }
 
 /// Cells (or vertices) along each side of an undo tile.
@@ -34,12 +39,19 @@ impl LayerId {
             LayerId::Metal => "metal",
             LayerId::Grass => "grass",
             LayerId::Types => "terrain types",
+            LayerId::TextureMask(_) => "texture layer mask",
         }
     }
 
-    /// The index [`LayerId::ALL`] gives it.
+    /// The index [`LayerId::ALL`] gives it (a mask's comes after them, by its place).
     pub fn index(self) -> usize {
-        self as usize
+        match self {
+            LayerId::Heights => 0,
+            LayerId::Metal => 1,
+            LayerId::Grass => 2,
+            LayerId::Types => 3,
+            LayerId::TextureMask(k) => 4 + k as usize,
+        }
     }
 
     /// Elmos between neighbouring values: 8 for height vertices, 16 for metal and type cells,
@@ -47,7 +59,7 @@ impl LayerId {
     pub fn elmos_per_cell(self) -> f32 {
         match self {
             LayerId::Heights => 8.0,
-            LayerId::Metal | LayerId::Types => 16.0,
+            LayerId::Metal | LayerId::Types | LayerId::TextureMask(_) => 16.0,
             LayerId::Grass => 32.0,
         }
     }
@@ -74,7 +86,7 @@ impl LayerId {
             LayerId::Heights => map.heights.dims(),
             LayerId::Metal => map.metal.dims(),
             LayerId::Grass => map.grass.dims(),
-            LayerId::Types => map.types.dims(),
+            LayerId::Types | LayerId::TextureMask(_) => map.types.dims(),
         }
     }
 
@@ -83,19 +95,34 @@ impl LayerId {
         self != LayerId::Heights
     }
 
-    fn bytes(self, map: &Map) -> &Grid<u8> {
+    /// The byte grid, `None` for an unpainted (or missing) mask.
+    fn bytes(self, map: &Map) -> Option<&Grid<u8>> {
         match self {
-            LayerId::Metal => &map.metal,
-            LayerId::Grass => &map.grass,
-            _ => &map.types,
+            LayerId::Metal => Some(&map.metal),
+            LayerId::Grass => Some(&map.grass),
+            LayerId::TextureMask(k) => map
+                .texture_layers
+                .get(k as usize)
+                .and_then(|l| l.mask.as_ref()),
+            _ => Some(&map.types),
         }
     }
 
-    fn bytes_mut(self, map: &mut Map) -> &mut Grid<u8> {
+    /// The byte grid to write; a mask is made (all neutral) on its first write. `None` when
+    /// the stack has no such layer.
+    fn bytes_mut(self, map: &mut Map) -> Option<&mut Grid<u8>> {
         match self {
-            LayerId::Metal => &mut map.metal,
-            LayerId::Grass => &mut map.grass,
-            _ => &mut map.types,
+            LayerId::Metal => Some(&mut map.metal),
+            LayerId::Grass => Some(&mut map.grass),
+            LayerId::TextureMask(k) => {
+                let (w, h) = map.metal.dims();
+                map.texture_layers.get_mut(k as usize).map(|l| {
+                    l.mask.get_or_insert_with(|| {
+                        Grid::filled(w, h, crate::map::ground_layers::MASK_NEUTRAL)
+                    })
+                })
+            }
+            _ => Some(&mut map.types),
         }
     }
 
@@ -108,12 +135,14 @@ impl LayerId {
                     out.extend_from_slice(&map.heights.row(z)[rect.x0..rect.x1()]);
                 }
             }
-            _ => {
-                let g = self.bytes(map);
-                for z in rect.z0..rect.z1() {
-                    out.extend(g.row(z)[rect.x0..rect.x1()].iter().map(|&b| b as f32));
+            _ => match self.bytes(map) {
+                Some(g) => {
+                    for z in rect.z0..rect.z1() {
+                        out.extend(g.row(z)[rect.x0..rect.x1()].iter().map(|&b| b as f32));
+                    }
                 }
-            }
+                None => out.resize(rect.area(), crate::map::ground_layers::MASK_NEUTRAL as f32),
+            },
         }
         out
     }
@@ -134,7 +163,9 @@ impl LayerId {
                 }
             }
             _ => {
-                let g = self.bytes_mut(map);
+                let Some(g) = self.bytes_mut(map) else {
+                    return;
+                };
                 let w = g.width();
                 let data = g.data_mut();
                 for (r, z) in (rect.z0..rect.z1()).enumerate() {

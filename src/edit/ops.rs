@@ -218,6 +218,52 @@ fn parse_op(
                         ParamValue::Choice(i)
                     }
                     ParamKind::Image => ParamValue::Image(Some(load_image(word()?)?)),
+                    ParamKind::Toggle { .. } => ParamValue::Choice(
+                        value
+                            .as_bool()
+                            .ok_or_else(|| format!("{k} must be true or false"))?
+                            as usize,
+                    ),
+                    ParamKind::Range { lo, hi, .. } => {
+                        let pair: Option<Vec<f64>> = value
+                            .as_array()
+                            .map(|a| a.iter().filter_map(number).collect());
+                        match pair.as_deref() {
+                            Some(&[a, b])
+                                if a <= b
+                                    && (lo as f64..=hi as f64).contains(&a)
+                                    && (lo as f64..=hi as f64).contains(&b) =>
+                            {
+                                ParamValue::Range(a as f32, b as f32)
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "{k} must be [min, max] with {lo} <= min <= max <= {hi}"
+                                ));
+                            }
+                        }
+                    }
+                    ParamKind::TextureLayer => {
+                        let w = word()?;
+                        let names: Vec<&str> =
+                            map.texture_layers.iter().map(|l| l.name.as_str()).collect();
+                        if names.is_empty() {
+                            return Err(
+                                "the map has no texture layers; add one in map.toml's [[texture.layers]]"
+                                    .into(),
+                            );
+                        }
+                        let i = names
+                            .iter()
+                            .position(|n| n.eq_ignore_ascii_case(w))
+                            .ok_or_else(|| {
+                                format!(
+                                    "{k} = \"{w}\" is not one of the map's texture layers ({})",
+                                    names.join(", ")
+                                )
+                            })?;
+                        ParamValue::Choice(i)
+                    }
                 };
                 if let Some(slot) = settings.value_mut(k) {
                     *slot = new;

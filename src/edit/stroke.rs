@@ -152,7 +152,7 @@ impl Stroke {
             return Vec::new();
         }
         self.dabs += positions.len();
-        let layer = self.tool.layer();
+        let layer = self.tool.layer_for(&self.settings);
         let dims = layer.dims(map);
         let reach = self.tool.reach(&self.settings);
         let ctx = self.start_ctx(map);

@@ -571,11 +571,21 @@ impl GpuLayers for SceneLayers<'_> {
         // the CPU does not know the new heights until the stroke ends: widen the chunks'
         // culling bounds by what the dispatches can move
         let mut raised = Vec::new();
-        for d in dispatches.iter().filter(|d| d.layer == LayerId::Heights) {
-            let moved: f32 = d.params.active_dabs().iter().map(|a| a.amount.abs()).sum();
-            let (lo, hi) = self.scene.height_range;
-            self.scene.chunks.widen_to(d.rect(), lo, hi, moved);
-            raised.push(d.rect());
+        for d in dispatches {
+            match d.layer {
+                LayerId::Heights => {
+                    let moved: f32 = d.params.active_dabs().iter().map(|a| a.amount.abs()).sum();
+                    let (lo, hi) = self.scene.height_range;
+                    self.scene.chunks.widen_to(d.rect(), lo, hi, moved);
+                    raised.push(d.rect());
+                }
+                LayerId::TextureMask(k) => {
+                    // the rules read their own copy of the masks
+                    self.scene.copy_mask_rects(self.ctx, k, &[d.rect()]);
+                    raised.push(cells_to_vertices(d.rect()));
+                }
+                _ => {}
+            }
         }
         // the texture layers follow the new heights at once, over the dispatches' rectangles
         self.scene.ground.evaluate(self.ctx, &raised);
@@ -620,19 +630,24 @@ impl GpuLayers for SceneLayers<'_> {
                     .ground
                     .heights_changed(self.ctx, map, rect, &h, &m, &k);
             }
-            LayerId::Metal => {
-                // metal cell c reaches the vertices 2c - 1 ..= 2c + 3 (bilinear between centres)
-                let (x0, z0) = (
-                    (2 * rect.x0).saturating_sub(1),
-                    (2 * rect.z0).saturating_sub(1),
-                );
-                let r = GridRect::new(x0, z0, 2 * rect.w + 3, 2 * rect.h + 3);
+            LayerId::Metal | LayerId::TextureMask(_) => {
                 let (h, m, k) = inputs(scene);
+                let r = cells_to_vertices(rect);
                 scene.ground.heights_changed(self.ctx, map, r, &h, &m, &k);
             }
             _ => {}
         }
     }
+}
+
+/// The heightmap vertices a rectangle of metal cells (16 elmos) reaches through the rules'
+/// bilinear reading between cell centres: cell c, vertices 2c - 1 ..= 2c + 3.
+fn cells_to_vertices(rect: GridRect) -> GridRect {
+    let (x0, z0) = (
+        (2 * rect.x0).saturating_sub(1),
+        (2 * rect.z0).saturating_sub(1),
+    );
+    GridRect::new(x0, z0, 2 * rect.w + 3, 2 * rect.h + 3)
 }
 
 #[cfg(test)]

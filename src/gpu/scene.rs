@@ -77,7 +77,8 @@ pub struct MapScene {
     /// The map's height range (elmos at word 0 and 65536), for the chunks' bounds mid-stroke.
     pub height_range: (f32, f32),
     /// The layers by [`LayerId::index`]: R32Float (bytes as 0..=255), storage-capable when
-    /// the device runs compute kernels.
+    /// the device runs compute kernels; the four of [`LayerId::ALL`], then each texture
+    /// layer's mask (what the texture brush writes; `masks` holds a copy for the rules).
     layers: Vec<wgpu::Texture>,
     /// The texture layers' painted masks, one slice per layer in stack order
     /// (`ground_rules::mask_array_texture`; storage-capable with compute).
@@ -122,6 +123,53 @@ fn layer_texture(ctx: &GpuContext, layer: LayerId, dims: (usize, usize)) -> wgpu
     )
 }
 
+/// Each texture layer's mask as its own layer texture (what the brush kernels write).
+fn mask_layer_textures(ctx: &GpuContext, map: &Map) -> Vec<wgpu::Texture> {
+    (0..map
+        .texture_layers
+        .len()
+        .min(crate::map::ground_layers::MAX_LAYERS))
+        .map(|k| {
+            let l = LayerId::TextureMask(k as u8);
+            let (w, h) = l.dims(map);
+            let t = layer_texture(ctx, l, (w, h));
+            let rect = GridRect::new(0, 0, w, h);
+            write_texture_rect(ctx, &t, rect, &l.read_rect(map, rect));
+            t
+        })
+        .collect()
+}
+
+/// Writes `values` over `rect` of slice `z` of an `r32float` array texture.
+fn write_slice_rect(ctx: &GpuContext, tex: &wgpu::Texture, z: u32, rect: GridRect, values: &[f32]) {
+    if rect.is_empty() || z >= tex.size().depth_or_array_layers {
+        return;
+    }
+    ctx.queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: tex,
+            mip_level: 0,
+            origin: wgpu::Origin3d {
+                x: rect.x0 as u32,
+                y: rect.z0 as u32,
+                z,
+            },
+            aspect: wgpu::TextureAspect::All,
+        },
+        bytemuck::cast_slice(values),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(rect.w as u32 * 4),
+            rows_per_image: Some(rect.h as u32),
+        },
+        wgpu::Extent3d {
+            width: rect.w as u32,
+            height: rect.h as u32,
+            depth_or_array_layers: 1,
+        },
+    );
+}
+
 impl MapScene {
     /// Puts `map` on the GPU. `progress(done, total)` reports the ground texture's tiles.
     pub fn new(
@@ -148,6 +196,8 @@ impl MapScene {
                 t
             })
             .collect();
+        let mut layers = layers;
+        layers.extend(mask_layer_textures(ctx, map));
         let masks = mask_array_texture(ctx, map, ctx.compute);
         let ground = GroundLayers::new(ctx, layouts, map, &layers[0], &layers[1], &masks);
         let palette_data: Vec<[f32; 4]> = (0..=255u8)
@@ -280,7 +330,12 @@ impl MapScene {
     /// Bytes this map holds on the GPU (textures with mips, buffers).
     pub fn gpu_bytes(&self) -> u64 {
         let m = self.masks.size();
+        let mask_layers: u64 = self.layers[LayerId::ALL.len()..]
+            .iter()
+            .map(|t| t.size().width as u64 * t.size().height as u64 * 4)
+            .sum();
         self.gpu_bytes_fixed
+            + mask_layers
             + m.width as u64 * m.height as u64 * m.depth_or_array_layers as u64 * 4
             + self.ground.gpu_bytes()
             + self.tiles.gpu_bytes
@@ -347,6 +402,8 @@ impl MapScene {
 
     /// Makes the masks again from the document (layers added, removed or reordered).
     pub fn reload_masks(&mut self, ctx: &GpuContext, map: &Map) {
+        self.layers.truncate(LayerId::ALL.len());
+        self.layers.extend(mask_layer_textures(ctx, map));
         self.masks = mask_array_texture(ctx, map, ctx.compute);
         self.ground.bind(
             ctx,
@@ -401,9 +458,50 @@ impl MapScene {
         &self.layers[layer.index()]
     }
 
-    /// Uploads values (row by row) over a rectangle of a layer.
+    /// Uploads values (row by row) over a rectangle of a layer (a mask's also into the rules'
+    /// copy).
     pub fn write_rect(&self, ctx: &GpuContext, layer: LayerId, rect: GridRect, values: &[f32]) {
         write_texture_rect(ctx, self.layer(layer), rect, values);
+        if let LayerId::TextureMask(k) = layer {
+            write_slice_rect(ctx, &self.masks, k as u32, rect, values);
+        }
+    }
+
+    /// After kernels wrote mask `k` over `rects`: the rules' copy (one slice of `masks`)
+    /// takes them up, on the GPU.
+    pub fn copy_mask_rects(&self, ctx: &GpuContext, k: u8, rects: &[GridRect]) {
+        let mut enc = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("mask copy"),
+            });
+        for r in rects.iter().filter(|r| !r.is_empty()) {
+            let origin = |z| wgpu::Origin3d {
+                x: r.x0 as u32,
+                y: r.z0 as u32,
+                z,
+            };
+            enc.copy_texture_to_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: self.layer(LayerId::TextureMask(k)),
+                    mip_level: 0,
+                    origin: origin(0),
+                    aspect: wgpu::TextureAspect::All,
+                },
+                wgpu::TexelCopyTextureInfo {
+                    texture: &self.masks,
+                    mip_level: 0,
+                    origin: origin(k as u32),
+                    aspect: wgpu::TextureAspect::All,
+                },
+                wgpu::Extent3d {
+                    width: r.w as u32,
+                    height: r.h as u32,
+                    depth_or_array_layers: 1,
+                },
+            );
+        }
+        ctx.queue.submit([enc.finish()]);
     }
 
     /// Reads rectangles of a layer back in one submission and one mapping (a stroke's touched

@@ -20,6 +20,9 @@ enum ImageSlot {
 
 #[derive(Debug)]
 pub struct ToolsPanel {
+    /// The map's texture layers by name, bottom first (the texture brush's choice of layer);
+    /// the app sets it each frame.
+    pub texture_layer_names: Vec<String>,
     /// The tool the left button uses (an index into `TOOLS`); `None` navigates.
     pub tool: Option<usize>,
     /// Each tool's settings, kept while the user switches between tools.
@@ -33,6 +36,7 @@ pub struct ToolsPanel {
 impl Default for ToolsPanel {
     fn default() -> ToolsPanel {
         ToolsPanel {
+            texture_layer_names: Vec::new(),
             tool: Some(0),
             settings: TOOLS.iter().map(|t| ToolSettings::defaults(*t)).collect(),
             picking: FileDialogs::default(),
@@ -294,6 +298,7 @@ impl ToolsPanel {
     }
 
     fn params_ui(&mut self, ui: &mut egui::Ui, i: usize) {
+        let layer_names = self.texture_layer_names.clone();
         let tool = TOOLS[i];
         let mut pick = None;
         let s = &mut self.settings[i];
@@ -358,6 +363,37 @@ impl ToolsPanel {
                                     ui.selectable_value(c, k, *o);
                                 }
                             });
+                        }
+                        (ParamKind::Toggle { .. }, ParamValue::Choice(c)) => {
+                            let mut on = *c != 0;
+                            ui.checkbox(&mut on, "").labelled_by(l);
+                            *c = on as usize;
+                        }
+                        (ParamKind::Range { lo, hi, .. }, ParamValue::Range(a, b)) => {
+                            ui.horizontal(|ui| {
+                                let speed = ((hi - lo) / 500.0).max(0.01);
+                                let suffix = unit_suffix(p.key);
+                                ui.add(egui::DragValue::new(a).range(lo..=*b).speed(speed).suffix(suffix))
+                                    .labelled_by(l);
+                                ui.label("to");
+                                ui.add(egui::DragValue::new(b).range(*a..=hi).speed(speed).suffix(suffix));
+                            });
+                        }
+                        (ParamKind::TextureLayer, ParamValue::Choice(c)) => {
+                            if layer_names.is_empty() {
+                                ui.weak("the map has no texture layers: add one in the Layers panel or map.toml");
+                            } else {
+                                *c = (*c).min(layer_names.len() - 1);
+                                egui::ComboBox::from_id_salt(("texture layer", p.key))
+                                    .selected_text(layer_names[*c].as_str())
+                                    .show_ui(ui, |ui| {
+                                        for (k, n) in layer_names.iter().enumerate() {
+                                            ui.selectable_value(c, k, n.as_str());
+                                        }
+                                    })
+                                    .response
+                                    .labelled_by(l);
+                            }
                         }
                         (ParamKind::Image, ParamValue::Image(img)) => {
                             let text = img

@@ -49,6 +49,9 @@ struct LiveStroke {
     before: Vec<((usize, usize), Vec<f32>)>,
     /// CPU runner on a byte layer: the layer as floats while the stroke runs.
     work: Option<Grid<f32>>,
+    /// A texture mask's stroke: the ground's heights as it starts, which the texture brush's
+    /// filters read (through the kernel's `Original` binding).
+    ground: Option<Arc<Grid<f32>>>,
 }
 
 /// What to do to a metal spot.
@@ -203,8 +206,10 @@ impl Session {
         if self.stroke.is_some() {
             return Err("a stroke is already running".into());
         }
+        let layer = tool.layer_for(&settings);
         let stroke = Stroke::begin(tool, settings, inverted, &self.map, at)?;
-        let layer = tool.layer();
+        let ground =
+            matches!(layer, LayerId::TextureMask(_)).then(|| Arc::new(self.map.heights.clone()));
         let (tx, tz) = layer.tiles(&self.map);
         let runner = if gpu.as_ref().is_some_and(|g| g.can_run()) {
             Runner::Gpu
@@ -219,6 +224,7 @@ impl Session {
             tiles: TileSet::new(tx, tz),
             before: Vec::new(),
             work,
+            ground,
         });
         self.flush(gpu)
     }
@@ -251,8 +257,14 @@ impl Session {
         self.flush(gpu)
     }
 
+    /// What a kernel's `Original` binding shows: the heights as opened for a height tool,
+    /// the heights as the stroke started for a texture mask's.
     fn original_for(&self, layer: LayerId) -> Option<Arc<Grid<f32>>> {
-        (layer == LayerId::Heights).then(|| self.original_heights.clone())
+        match layer {
+            LayerId::Heights => Some(self.original_heights.clone()),
+            LayerId::TextureMask(_) => self.stroke.as_ref().and_then(|l| l.ground.clone()),
+            _ => None,
+        }
     }
 
     /// Runs the dabs laid so far.
@@ -803,7 +815,10 @@ fn upload(g: &mut dyn GpuLayers, map: &Map, rects: &[(LayerId, GridRect)]) {
     for &(layer, r) in rects {
         g.write_rect(layer, r, &layer.read_rect(map, r));
     }
-    for layer in LayerId::ALL {
+    let mut layers: Vec<LayerId> = rects.iter().map(|(l, _)| *l).collect();
+    layers.sort();
+    layers.dedup();
+    for layer in layers {
         let all = rects
             .iter()
             .filter(|(l, _)| *l == layer)

@@ -18,6 +18,7 @@ mod set;
 mod smooth;
 mod stamp;
 mod terrain_type;
+mod texture_paint;
 
 use std::sync::Arc;
 
@@ -45,6 +46,8 @@ pub static TOOLS: &[&dyn Tool] = &[
     &grass::GRASS,
     &grass::GRASS_ERASE,
     &terrain_type::TERRAIN_TYPE,
+    &texture_paint::TEXTURE_PAINT,
+    &texture_paint::TEXTURE_ERASE,
 ];
 
 /// The tool registered under `name` (the ops file's `tool = "..."`).
@@ -90,6 +93,16 @@ pub enum ParamKind {
     },
     /// A greyscale PNG (16-bit for stamps); the ops file gives its path.
     Image,
+    /// On or off; the ops file gives `true` or `false`.
+    Toggle { default: bool },
+    /// A band `[min, max]` within `lo..=hi`; the ops file gives two numbers.
+    Range {
+        lo: f32,
+        hi: f32,
+        default: (f32, f32),
+    },
+    /// One of the map's texture layers (its place in the stack); the ops file gives its name.
+    TextureLayer,
 }
 
 /// One tool-specific setting. The key has its unit in it (`height_elmos`, `talus_deg`).
@@ -141,8 +154,10 @@ pub fn choice_option(tool: &dyn Tool, settings: &ToolSettings, key: &str) -> Opt
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
     Number(f32),
+    /// A choice's index; a toggle's 0 or 1; a texture layer's place in the stack.
     Choice(usize),
     Image(Option<MaskImage>),
+    Range(f32, f32),
 }
 
 /// A tool's settings as the user (or an ops file) set them: the brush and the tool's own.
@@ -165,6 +180,9 @@ impl ToolSettings {
                         ParamKind::Number { default, .. } => ParamValue::Number(default),
                         ParamKind::Choice { default, .. } => ParamValue::Choice(default),
                         ParamKind::Image => ParamValue::Image(None),
+                        ParamKind::Toggle { default } => ParamValue::Choice(default as usize),
+                        ParamKind::Range { default, .. } => ParamValue::Range(default.0, default.1),
+                        ParamKind::TextureLayer => ParamValue::Choice(0),
                     };
                     (p.key, v)
                 })
@@ -196,6 +214,19 @@ impl ToolSettings {
         match self.value(key) {
             Some(ParamValue::Choice(i)) => *i,
             _ => 0,
+        }
+    }
+
+    /// A toggle setting.
+    pub fn toggle(&self, key: &str) -> bool {
+        self.choice(key) != 0
+    }
+
+    /// A range setting (`(0, 0)` when the tool has no such key).
+    pub fn range(&self, key: &str) -> (f32, f32) {
+        match self.value(key) {
+            Some(ParamValue::Range(a, b)) => (*a, *b),
+            _ => (0.0, 0.0),
         }
     }
 
@@ -311,6 +342,10 @@ pub trait Tool: Sync {
     /// The layer it writes.
     fn layer(&self) -> LayerId {
         LayerId::Heights
+    }
+    /// The layer it writes with these settings (the texture brush: the chosen layer's mask).
+    fn layer_for(&self, _settings: &ToolSettings) -> LayerId {
+        self.layer()
     }
     fn style(&self) -> StrokeStyle {
         StrokeStyle::Spaced

@@ -700,6 +700,17 @@ impl eframe::App for EditorApp {
                         .doc
                         .as_ref()
                         .and_then(|d| d.session.stroke().and_then(|s| s.describe(d.map())));
+                    self.tools.texture_layer_names = self
+                        .doc
+                        .as_ref()
+                        .map(|d| {
+                            d.map()
+                                .texture_layers
+                                .iter()
+                                .map(|l| l.name.clone())
+                                .collect()
+                        })
+                        .unwrap_or_default();
                     let action = self.tools.ui(
                         ui,
                         &mut self.viewport.view,
