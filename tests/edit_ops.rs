@@ -21,7 +21,22 @@ fn groundwork(args: &[&std::ffi::OsStr]) -> std::process::Output {
 
 /// A 4x4 project of hills, and a 65x65 16-bit cone beside it for the stamp.
 fn project(dir: &Path) -> std::path::PathBuf {
-    let map = groundwork::edit::procedural::relief_map(MapSize::new(4, 4).unwrap(), 3, "Ops");
+    let mut map = groundwork::edit::procedural::relief_map(MapSize::new(4, 4).unwrap(), 3, "Ops");
+    use groundwork::map::ground_layers::{Material, TextureLayer};
+    map.texture_layers = vec![
+        TextureLayer::new(
+            "Rock",
+            Material::Solid {
+                color: [90, 90, 90],
+            },
+        ),
+        TextureLayer::new(
+            "Sand",
+            Material::Solid {
+                color: [200, 190, 140],
+            },
+        ),
+    ];
     let p = dir.join("ops-project");
     groundwork::formats::save_project(&map, &p).unwrap();
     let n = 65usize;
@@ -156,6 +171,23 @@ tool = "type"
 path = [[1250.0, 250.0], [1650.0, 420.0]]
 radius_elmos = 100.0
 index = 2
+
+[[op]]
+tool = "texture-paint"
+layer = "Rock"
+path = [[200.0, 1100.0], [900.0, 1300.0]]
+radius_elmos = 150.0
+strength = 1.0
+max_slope_deg = 60.0
+
+[[op]]
+tool = "texture-erase"
+layer = "sand"
+path = [[1200.0, 1100.0], [1500.0, 1300.0]]
+radius_elmos = 120.0
+avoid_water = true
+height_elmos = [-50.0, 400.0]
+slope_deg = [0.0, 80.0]
 "#;
 
 #[test]
@@ -241,6 +273,18 @@ fn every_tool_in_one_ops_file_on_the_gpu_and_the_cpu() {
         ("metal", &cpu.metal, &gpu.metal, &before.metal),
         ("grass", &cpu.grass, &gpu.grass, &before.grass),
         ("type", &cpu.types, &gpu.types, &before.types),
+        (
+            "Rock's mask",
+            cpu.texture_layers[0].mask.as_ref().expect("painted"),
+            gpu.texture_layers[0].mask.as_ref().expect("painted"),
+            &groundwork::map::Grid::filled(cpu.metal.width(), cpu.metal.height(), 128),
+        ),
+        (
+            "Sand's mask",
+            cpu.texture_layers[1].mask.as_ref().expect("painted"),
+            gpu.texture_layers[1].mask.as_ref().expect("painted"),
+            &groundwork::map::Grid::filled(cpu.metal.width(), cpu.metal.height(), 128),
+        ),
     ] {
         assert_eq!(c.data(), g.data(), "{name}: GPU and CPU differ");
         let changed = c
@@ -388,6 +432,15 @@ fn mistakes_are_one_line_naming_the_op_and_nothing_is_written() {
         (
             "[[op]]\ntool = \"raise\"\npath = [[10, 10], [9000, 10]]\n",
             "op 1: path point 2",
+        ),
+        // a texture layer the map does not have
+        (
+            "[[op]]\ntool = \"texture-paint\"\npath = [[10, 10]]\nlayer = \"Lava\"\n",
+            "op 1: layer = \"Lava\" is not one of the map's texture layers (Rock, Sand)",
+        ),
+        (
+            "[[op]]\ntool = \"texture-erase\"\npath = [[10, 10]]\nslope_deg = [50, 10]\n",
+            "op 1: slope_deg must be [min, max]",
         ),
         // the range: a set far above max_height is refused without --widen-range
         (
