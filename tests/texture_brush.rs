@@ -99,17 +99,21 @@ fn gpu() -> Option<(GpuContext, BrushKernels)> {
     }
 }
 
+/// A filter's name, its settings, and which cells it lets through (given height and slope;
+/// `None`: too close to a limit to judge).
+type Case = (
+    &'static str,
+    Vec<(&'static str, ParamValue)>,
+    Box<dyn Fn(f32, f32) -> Option<bool>>,
+);
+
 /// Each filter on its own, then together: a cell the filters exclude keeps 128 exactly, a
 /// cell they let through is painted to 255; cells within half a degree or an elmo of a limit
 /// are not judged.
 #[test]
 fn filters_leave_exactly_the_ground_they_exclude() {
     let gpu = gpu();
-    let cases: Vec<(
-        &str,
-        Vec<(&str, ParamValue)>,
-        Box<dyn Fn(f32, f32) -> Option<bool>>,
-    )> = vec![
+    let cases: Vec<Case> = vec![
         (
             "avoid water",
             vec![("avoid_water", ParamValue::Choice(1))],
