@@ -1,13 +1,15 @@
 //! Undo and redo. A step is the touched 64 x 64 tiles of each layer, before and after (so a
-//! four-way mirrored stroke in four corners costs four small patches, not the whole map), or a
-//! change of the height range. The stacks are capped in bytes; when a new step goes over the
+//! four-way mirrored stroke in four corners costs four small patches, not the whole map), a
+//! change of the height range, or an edit of the settings, start positions and texture stack
+//! (whose painted masks are kept only when the edit added, removed, moved or repainted them). The stacks are capped in bytes; when a new step goes over the
 //! budget the oldest steps are dropped first, each in O(1).
 
 use std::collections::VecDeque;
 
 use super::GridRect;
 use super::layer::{LayerId, to_byte};
-use crate::map::{Map, MapSettings, Team};
+use crate::map::ground_layers::TextureLayer;
+use crate::map::{Grid, Map, MapSettings, Team};
 
 /// The undo budget the editor uses: 512 MiB (a 32 x 32 map's whole heightmap, before and
 /// after, is 128 MiB).
@@ -71,10 +73,94 @@ pub enum Change {
     /// lint fix: "set maxMetal to 2", "erase the stray metal").
     Edit {
         what: String,
-        before: Box<(MapSettings, Vec<Team>)>,
-        after: Box<(MapSettings, Vec<Team>)>,
+        before: Box<EditState>,
+        after: Box<EditState>,
         patches: Vec<TilePatch>,
     },
+}
+
+/// The texture stack as an edit step keeps it: the layers without their painted masks, and
+/// the masks (by place in the stack) only when the step changed them, so a slider step holds
+/// no pixels and undoing a delete brings the painted mask back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextureStack {
+    pub layers: Vec<TextureLayer>,
+    /// `None`: the masks stay as they are.
+    pub masks: Option<Vec<Option<Grid<u8>>>>,
+}
+
+/// What an edit step puts back besides byte-layer tiles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditState {
+    pub settings: MapSettings,
+    pub teams: Vec<Team>,
+    pub texture: TextureStack,
+}
+
+impl EditState {
+    /// The map's settings, start positions and texture stack, masks included.
+    pub fn of(map: &Map) -> EditState {
+        let l = &map.texture_layers;
+        EditState {
+            settings: map.settings.clone(),
+            teams: map.teams.clone(),
+            texture: TextureStack {
+                layers: l
+                    .iter()
+                    .map(|l| TextureLayer {
+                        name: l.name.clone(),
+                        material: l.material.clone(),
+                        rules: l.rules,
+                        mask: None,
+                        opacity: l.opacity,
+                        splat_channel: l.splat_channel,
+                    })
+                    .collect(),
+                masks: Some(l.iter().map(|l| l.mask.clone()).collect()),
+            },
+        }
+    }
+
+    /// `before` and `after` as a step keeps them: the masks dropped from both when the edit
+    /// left them as they were.
+    pub fn step(mut before: EditState, mut after: EditState) -> (Box<EditState>, Box<EditState>) {
+        if before.texture.masks == after.texture.masks {
+            before.texture.masks = None;
+            after.texture.masks = None;
+        }
+        (Box::new(before), Box::new(after))
+    }
+
+    /// Puts this state on `map`; masks the state does not hold stay by place.
+    fn restore(&self, map: &mut Map) {
+        map.settings = self.settings.clone();
+        map.teams = self.teams.clone();
+        let mut kept: Vec<Option<Grid<u8>>> =
+            map.texture_layers.drain(..).map(|l| l.mask).collect();
+        map.texture_layers = self
+            .texture
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(i, l)| TextureLayer {
+                mask: match &self.texture.masks {
+                    Some(m) => m.get(i).cloned().flatten(),
+                    None => kept.get_mut(i).and_then(Option::take),
+                },
+                ..l.clone()
+            })
+            .collect();
+    }
+
+    /// Memory it holds: the masks', and a few KiB for the rest.
+    fn bytes(&self) -> usize {
+        4096 + self.texture.masks.as_ref().map_or(0, |m| {
+            m.iter()
+                .flatten()
+                .map(|g| g.width() * g.height())
+                .sum::<usize>()
+        })
+    }
 }
 
 /// What an undo or redo touched, so the caller can refresh the GPU copy of just that.
@@ -106,9 +192,8 @@ impl Change {
                 patches,
                 ..
             } => {
-                let (settings, teams) = if forward { &**after } else { &**before };
-                map.settings = settings.clone();
-                map.teams = teams.clone();
+                let state = if forward { after } else { before };
+                state.restore(map);
                 for p in patches {
                     let v = if forward { &p.after } else { &p.before };
                     p.layer.write_rect(map, p.rect, &v.to_f32());
@@ -126,12 +211,20 @@ impl Change {
                 .map(|p| p.before.bytes() + p.after.bytes() + std::mem::size_of::<TilePatch>())
                 .sum(),
             Change::HeightRange { .. } => std::mem::size_of::<Change>(),
-            Change::Edit { patches, .. } => {
-                // settings are small; counted as a few KiB
-                4096 + patches
-                    .iter()
-                    .map(|p| p.before.bytes() + p.after.bytes() + std::mem::size_of::<TilePatch>())
-                    .sum::<usize>()
+            Change::Edit {
+                before,
+                after,
+                patches,
+                ..
+            } => {
+                before.bytes()
+                    + after.bytes()
+                    + patches
+                        .iter()
+                        .map(|p| {
+                            p.before.bytes() + p.after.bytes() + std::mem::size_of::<TilePatch>()
+                        })
+                        .sum::<usize>()
             }
         }
     }

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::GridRect;
-use super::history::{Change, History, TilePatch, TileValues, Touched};
+use super::history::{Change, EditState, History, TilePatch, TileValues, Touched};
 use super::kernel::{CpuScratch, Dispatch, run_cpu};
 use super::layer::{LayerId, TileSet, tile_rect};
 use super::stroke::Stroke;
@@ -115,6 +115,8 @@ pub struct Session {
     original_heights: Arc<Grid<f32>>,
     stroke: Option<LiveStroke>,
     scratch: CpuScratch,
+    /// A live edit in progress (a slider held): its name and the state before it began.
+    live: Option<(String, EditState)>,
 }
 
 impl Session {
@@ -128,6 +130,7 @@ impl Session {
             original_heights,
             stroke: None,
             scratch: CpuScratch::default(),
+            live: None,
         }
     }
 
@@ -206,6 +209,7 @@ impl Session {
         if self.stroke.is_some() {
             return Err("a stroke is already running".into());
         }
+        self.end_live_edit();
         let layer = tool.layer_for(&settings);
         let stroke = Stroke::begin(tool, settings, inverted, &self.map, at)?;
         let ground =
@@ -503,6 +507,7 @@ impl Session {
         if self.stroke.is_some() {
             return None;
         }
+        self.end_live_edit();
         let map = Arc::make_mut(&mut self.map);
         let (what, touched) = if forward {
             self.history.redo(map)?
@@ -716,8 +721,9 @@ impl Session {
         Ok(())
     }
 
-    /// Runs `edit` on the document's settings, start positions and byte layers (metal, grass,
-    /// type) as one undo step called `what`; only byte-layer tiles that changed are kept.
+    /// Runs `edit` on the document's settings, start positions, texture stack and byte layers
+    /// (metal, grass, type) as one undo step called `what`; only byte-layer tiles that changed
+    /// are kept, and the painted masks only when the edit changed them.
     pub fn edit(
         &mut self,
         what: &str,
@@ -727,6 +733,7 @@ impl Session {
         if self.stroke.is_some() {
             return Err("finish the stroke first".into());
         }
+        self.end_live_edit();
         let layers = [LayerId::Metal, LayerId::Grass, LayerId::Types];
         let before_layers: Vec<Vec<f32>> = layers
             .iter()
@@ -735,7 +742,7 @@ impl Session {
                 l.read_rect(&self.map, GridRect::new(0, 0, w, h))
             })
             .collect();
-        let before = Box::new((self.map.settings.clone(), self.map.teams.clone()));
+        let before = EditState::of(&self.map);
         let map = Arc::make_mut(&mut self.map);
         edit(map);
         let heights_dims = map.heights.dims();
@@ -764,10 +771,11 @@ impl Session {
             map.heights.dims(),
             "edits keep the map's size"
         );
-        let after = Box::new((map.settings.clone(), map.teams.clone()));
-        if patches.is_empty() && before.0 == after.0 && before.1 == after.1 {
+        let after = EditState::of(map);
+        if patches.is_empty() && before == after {
             return Ok(());
         }
+        let (before, after) = EditState::step(before, after);
         if let Some(g) = gpu {
             let rects: Vec<(LayerId, GridRect)> =
                 patches.iter().map(|p| (p.layer, p.rect)).collect();
@@ -781,6 +789,50 @@ impl Session {
         });
         self.revision += 1;
         Ok(())
+    }
+
+    /// Changes the settings, start positions or texture stack now, as part of one undo step
+    /// called `what` that [`Session::end_live_edit`] closes: a slider being dragged changes
+    /// the document (and the view) every frame, and undo takes the whole drag back. A live
+    /// edit of another name closes the one before; byte layers are not kept (use
+    /// [`Session::edit`] for those).
+    pub fn edit_live(&mut self, what: &str, edit: impl FnOnce(&mut Map)) -> Result<(), String> {
+        if self.stroke.is_some() {
+            return Err("finish the stroke first".into());
+        }
+        if self.live.as_ref().is_some_and(|(w, _)| w != what) {
+            self.end_live_edit();
+        }
+        if self.live.is_none() {
+            self.live = Some((what.to_string(), EditState::of(&self.map)));
+        }
+        edit(Arc::make_mut(&mut self.map));
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Whether a live edit is open.
+    pub fn editing_live(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// Closes the live edit: all of it becomes one undo step (none when it came back to where
+    /// it began). Undo, redo, edits and strokes close it first.
+    pub fn end_live_edit(&mut self) {
+        let Some((what, before)) = self.live.take() else {
+            return;
+        };
+        let after = EditState::of(&self.map);
+        if before == after {
+            return;
+        }
+        let (before, after) = EditState::step(before, after);
+        self.history.push(Change::Edit {
+            what,
+            before,
+            after,
+            patches: Vec::new(),
+        });
     }
 
     /// Widens the height range to hold every height (after a stroke left it).

@@ -251,3 +251,99 @@ fn an_edit_of_settings_teams_and_bytes_is_one_step() {
     s.edit("nothing", |_| {}, None).unwrap();
     assert_eq!(s.history().undo_len(), 1);
 }
+
+fn two_layers(s: &mut Session) {
+    use crate::map::ground_layers::{Material, TextureLayer};
+    use crate::map::materials::BuiltinMaterial;
+    let (w, h) = s.map().metal.dims();
+    s.edit(
+        "two layers",
+        |m| {
+            let mut rock = TextureLayer::new(
+                "Rock",
+                Material::Builtin {
+                    kind: BuiltinMaterial::Rock,
+                    scale_elmos: 256.0,
+                    tint: [1.0; 3],
+                },
+            );
+            let mut mask = Grid::filled(w, h, 128u8);
+            mask.set(3, 5, 255);
+            rock.mask = Some(mask);
+            m.texture_layers = vec![
+                TextureLayer::new("Base", Material::Solid { color: [9, 8, 7] }),
+                rock,
+            ];
+        },
+        None,
+    )
+    .unwrap();
+}
+
+#[test]
+fn undoing_a_layer_delete_brings_its_painted_mask_back() {
+    let mut s = session();
+    two_layers(&mut s);
+    let stack = s.map().texture_layers.clone();
+    s.edit("delete Base", |m| drop(m.texture_layers.remove(0)), None)
+        .unwrap();
+    assert_eq!(s.map().texture_layers.len(), 1);
+    // the delete moved Rock's mask down a place: the step holds the masks
+    match s.history().next_undo().unwrap() {
+        Change::Edit { before, .. } => assert!(before.texture.masks.is_some()),
+        other => panic!("{other:?}"),
+    }
+    s.edit("delete Rock", |m| m.texture_layers.clear(), None)
+        .unwrap();
+    s.undo(None).unwrap();
+    s.undo(None).unwrap();
+    assert_eq!(s.map().texture_layers, stack);
+    s.redo(None).unwrap();
+    assert_eq!(s.map().texture_layers[0], stack[1]);
+    s.undo(None).unwrap();
+    s.undo(None).unwrap();
+    assert!(s.map().texture_layers.is_empty());
+}
+
+#[test]
+fn a_live_edit_is_one_step_without_the_masks() {
+    let mut s = session();
+    two_layers(&mut s);
+    let stack = s.map().texture_layers.clone();
+    for k in 1..=10 {
+        s.edit_live("opacity", |m| {
+            m.texture_layers[1].opacity = 1.0 - k as f32 * 0.05
+        })
+        .unwrap();
+        assert!(s.editing_live());
+    }
+    assert_eq!(s.history().undo_len(), 1, "no step while it runs");
+    s.end_live_edit();
+    assert!(!s.editing_live());
+    assert_eq!(s.history().undo_len(), 2);
+    match s.history().next_undo().unwrap() {
+        Change::Edit { before, after, .. } => {
+            assert!(before.texture.masks.is_none() && after.texture.masks.is_none());
+            assert_eq!(after.texture.layers[1].opacity, 0.5);
+        }
+        other => panic!("{other:?}"),
+    }
+    s.undo(None).unwrap();
+    assert_eq!(s.map().texture_layers, stack, "masks kept, opacity back");
+    s.redo(None).unwrap();
+    assert_eq!(s.map().texture_layers[1].opacity, 0.5);
+    assert_eq!(s.map().texture_layers[1].mask, stack[1].mask);
+    // undo in the middle of a live edit closes it first
+    s.edit_live("rules", |m| m.texture_layers[0].rules.under_metal = true)
+        .unwrap();
+    s.undo(None).unwrap();
+    assert!(!s.map().texture_layers[0].rules.under_metal);
+    assert_eq!(s.history().undo_len(), 2);
+    // a live edit that comes back to where it began is no step
+    s.edit_live("opacity", |m| m.texture_layers[1].opacity = 0.2)
+        .unwrap();
+    s.edit_live("opacity", |m| m.texture_layers[1].opacity = 0.5)
+        .unwrap();
+    s.end_live_edit();
+    assert_eq!(s.history().undo_len(), 2);
+}
