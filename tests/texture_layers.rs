@@ -361,3 +361,65 @@ fn compile_bakes_on_the_gpu_when_there_is_one_and_on_the_cpu_when_asked() {
         common::validate_map(&gpu_out, Some(&common::engine_expectation(&m)), None);
     }
 }
+
+#[test]
+fn ambient_occlusion_is_off_unless_asked_and_darkens_a_pit_when_it_is() {
+    let mut m = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+    m.settings.min_height_elmos = -200.0;
+    for j in 54..75 {
+        for i in 54..75 {
+            m.heights.set(i, j, -150.0);
+        }
+    }
+    let o = CompileOptions::default();
+    let plain = build_map_files(&m, &o, &Progress::none()).unwrap();
+    // asked for in map.toml, kept by a save and an open
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p");
+    groundwork::formats::save_project(&m, &p).unwrap();
+    let toml = std::fs::read_to_string(p.join("map.toml")).unwrap();
+    assert!(!toml.contains("ambient_occlusion"), "off by default");
+    std::fs::write(
+        p.join("map.toml"),
+        format!(
+            "{toml}\n[texture]\nambient_occlusion = 0.8\nambient_occlusion_radius_elmos = 200\n"
+        ),
+    )
+    .unwrap();
+    let opened = groundwork::formats::load_project(&p).unwrap().map;
+    let ao = opened.texture_ao.expect("read");
+    assert_eq!((ao.strength, ao.radius_elmos), (0.8, 200.0));
+    let baked = groundwork::compile::bake_texture(&opened).unwrap();
+    let tw = baked.width();
+    let lum = |t: &groundwork::map::GroundTexture, x: usize, z: usize| {
+        let p = &t.rgba()[(z * tw + x) * 4..];
+        p[0] as u32 + p[1] as u32 + p[2] as u32
+    };
+    assert!(
+        lum(&baked, 512, 512) < lum(&m.texture, 512, 512) * 3 / 4,
+        "the pit is darker"
+    );
+    assert_eq!(
+        lum(&baked, 100, 100),
+        lum(&m.texture, 100, 100),
+        "open ground is not"
+    );
+    let shaded = build_map_files(&opened, &o, &Progress::none()).unwrap();
+    assert!(shaded.smt != plain.smt, "the compiled tiles carry it");
+    // a radius without the strength does nothing: an error naming it
+    std::fs::write(
+        p.join("map.toml"),
+        format!("{toml}\n[texture]\nambient_occlusion_radius_elmos = 200\n"),
+    )
+    .unwrap();
+    let err = groundwork::formats::load_project(&p)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("ambient_occlusion_radius_elmos"), "{err}");
+    if common::referee_or_skip().is_some() {
+        let out = dir.path().join("ao.sdd");
+        compile_map(&opened, &out, &o, &Progress::none()).unwrap();
+        common::validate_map(&out, Some(&common::engine_expectation(&opened)), None);
+    }
+}

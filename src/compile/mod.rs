@@ -150,10 +150,14 @@ pub fn bake_texture_with(
     };
     let images = material_images(&map.texture_layers, &picture)
         .map_err(|e| FormatError::invalid("texture layers", e))?;
-    match baker {
-        Some(b) => b(map, &images).map_err(|e| FormatError::invalid("texture layers", e)),
-        None => Ok(bake(map, &images)),
+    let mut baked = match baker {
+        Some(b) => b(map, &images).map_err(|e| FormatError::invalid("texture layers", e))?,
+        None => bake(map, &images),
+    };
+    if let Some(ao) = map.texture_ao {
+        crate::map::ground_layers::apply_ambient_occlusion(&mut baked, map, ao);
     }
+    Ok(baked)
 }
 
 /// The `.smf`, `.smt` and `mapinfo.lua` for a document.
@@ -178,7 +182,7 @@ pub fn build_map_files(
 
     // the material layers baked over the picture; none: the picture itself, untouched
     let baked;
-    let texture = if map.texture_layers.is_empty() {
+    let texture = if map.texture_layers.is_empty() && map.texture_ao.is_none() {
         &map.texture
     } else {
         baked = bake_texture_with(map, options.baker)?;

@@ -232,6 +232,7 @@ fn build_map(
         symmetry: crate::map::SymmetryMode::None,
         water_presets: Vec::new(),
         texture_layers: Vec::new(),
+        texture_ao: None,
     };
     Ok(LoadedMap {
         map,

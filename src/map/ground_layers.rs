@@ -480,6 +480,82 @@ pub fn material_images(
         .collect()
 }
 
+/// Ambient occlusion baked over the stack, off unless the mapmaker asks (`[texture]
+/// ambient_occlusion` in `map.toml`): the engine lights the ground itself, so nothing else
+/// bakes light or shadow in. Each texel is darkened by `strength` times how much of the sky
+/// the ground around it hides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AmbientOcclusion {
+    /// 0..1: how dark a fully hidden texel becomes (1: black).
+    pub strength: f32,
+    /// How far around a vertex the ground is looked at.
+    pub radius_elmos: f32,
+}
+
+/// Directions the occlusion looks along.
+const AO_DIRECTIONS: usize = 8;
+
+/// The occlusion (0 open sky .. 1 hidden) at every vertex: along each of 8 directions, the
+/// sine of the highest angle the ground within `radius_elmos` rises above the vertex (0 when
+/// nothing does), averaged. Flat ground is 0; a pit or the foot of a cliff is more.
+pub fn ambient_occlusion(heights: &Grid<f32>, radius_elmos: f32) -> Grid<f32> {
+    let (w, d) = heights.dims();
+    let s = ELMOS_PER_SQUARE as f32;
+    let steps = ((radius_elmos / s).ceil() as usize).clamp(1, 256);
+    let dirs: Vec<(f32, f32)> = (0..AO_DIRECTIONS)
+        .map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / AO_DIRECTIONS as f32;
+            (a.cos(), a.sin())
+        })
+        .collect();
+    let mut out = vec![0.0f32; w * d];
+    out.par_chunks_mut(w).enumerate().for_each(|(j, row)| {
+        for (i, o) in row.iter_mut().enumerate() {
+            let h0 = heights.get(i, j);
+            let mut sum = 0.0f32;
+            for &(dx, dz) in &dirs {
+                let mut best = 0.0f32;
+                for step in 1..=steps {
+                    let t = step as f32;
+                    let (x, z) = (i as f32 + dx * t, j as f32 + dz * t);
+                    if x < 0.0 || z < 0.0 || x > (w - 1) as f32 || z > (d - 1) as f32 {
+                        break;
+                    }
+                    let rise = heights.sample_bilinear(x, z) - h0;
+                    let dist = t * s;
+                    best = best.max(rise / (rise * rise + dist * dist).sqrt());
+                }
+                sum += best;
+            }
+            *o = sum / AO_DIRECTIONS as f32;
+        }
+    });
+    Grid::from_vec(w, d, out).expect("sized above")
+}
+
+/// Darkens `texture` by the occlusion of `map`'s heights (bilinear between vertices), RGB
+/// only.
+pub fn apply_ambient_occlusion(texture: &mut GroundTexture, map: &Map, ao: AmbientOcclusion) {
+    let occ = ambient_occlusion(&map.heights, ao.radius_elmos);
+    let (tw, th) = (texture.width(), texture.height());
+    let texel = ELMOS_PER_SQUARE as f32 / TEXELS_PER_SQUARE;
+    let strength = ao.strength.clamp(0.0, 1.0);
+    let mut rgba = texture.rgba().to_vec();
+    rgba.par_chunks_mut(tw * 4)
+        .enumerate()
+        .for_each(|(ty, row)| {
+            let v = (ty as f32 + 0.5) * texel / ELMOS_PER_SQUARE as f32;
+            for tx in 0..tw {
+                let u = (tx as f32 + 0.5) * texel / ELMOS_PER_SQUARE as f32;
+                let f = 1.0 - strength * occ.sample_bilinear(u, v);
+                for c in &mut row[tx * 4..tx * 4 + 3] {
+                    *c = (*c as f32 * f).round().clamp(0.0, 255.0) as u8;
+                }
+            }
+        });
+    *texture = GroundTexture::from_rgba(tw, th, rgba).expect("the texture's own size");
+}
+
 /// A flat detail normal `texels` a side: straight up, neutral diffuse detail (alpha 128).
 pub fn flat_detail_normal(texels: usize) -> Vec<u8> {
     [128u8, 128, 255, 128].repeat(texels * texels)
@@ -758,6 +834,61 @@ mod tests {
         assert_eq!(layer_weight(&m, &f, &ridges, 128.0, 500.0), 0.0);
         assert_eq!(layer_weight(&m, &f, &valleys, 128.0, 500.0), 1.0);
         assert_eq!(layer_weight(&m, &f, &valleys, 256.0, 500.0), 0.0);
+    }
+
+    #[test]
+    fn ambient_occlusion_is_open_on_flat_ground_and_deep_in_a_pit() {
+        let mut m = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
+        let flat = ambient_occlusion(&m.heights, 128.0);
+        assert!(
+            flat.data().iter().all(|&v| v == 0.0),
+            "flat ground sees the whole sky"
+        );
+        // a pit 100 elmos deep, 10 squares across, in the middle
+        for j in 59..70 {
+            for i in 59..70 {
+                m.heights.set(i, j, -100.0);
+            }
+        }
+        let occ = ambient_occlusion(&m.heights, 128.0);
+        assert!(
+            occ.get(64, 64) > 0.3,
+            "the pit's floor: {}",
+            occ.get(64, 64)
+        );
+        assert_eq!(occ.get(10, 10), 0.0, "far away, open");
+        assert_eq!(occ.get(50, 64), 0.0, "the rim looks down, not up");
+        let mut t = m.texture.clone();
+        let before = t.clone();
+        apply_ambient_occlusion(
+            &mut t,
+            &m,
+            AmbientOcclusion {
+                strength: 1.0,
+                radius_elmos: 128.0,
+            },
+        );
+        let tw = t.width();
+        let px = |g: &GroundTexture, x: usize, z: usize| g.rgba()[(z * tw + x) * 4];
+        assert!(
+            px(&t, 512, 512) < px(&before, 512, 512),
+            "the pit is darker"
+        );
+        assert_eq!(
+            px(&t, 80, 80),
+            px(&before, 80, 80),
+            "open ground keeps its colour"
+        );
+        let mut none = before.clone();
+        apply_ambient_occlusion(
+            &mut none,
+            &m,
+            AmbientOcclusion {
+                strength: 0.0,
+                radius_elmos: 128.0,
+            },
+        );
+        assert!(none == before, "strength 0 changes nothing");
     }
 
     #[test]

@@ -192,6 +192,8 @@ pub struct Map {
     /// Material layers over `texture` (the bottom layer, "Original"), bottom first; empty
     /// when the picture is the whole ground texture. Compiling bakes them in.
     pub texture_layers: Vec<ground_layers::TextureLayer>,
+    /// Ambient occlusion baked over the stack at compile; `None` (the default) bakes no light.
+    pub texture_ao: Option<ground_layers::AmbientOcclusion>,
 }
 
 /// A layer handed to [`Map`] whose size does not match the map.
@@ -231,6 +233,7 @@ impl Map {
             symmetry: SymmetryMode::None,
             water_presets: Vec::new(),
             texture_layers: Vec::new(),
+            texture_ao: None,
         }
     }
 

@@ -232,6 +232,7 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         symmetry: parts.symmetry,
         water_presets: parts.water_presets,
         texture_layers,
+        texture_ao: parts.texture_ao,
     };
     let undefined_types: Vec<u8> = {
         let mut seen = [false; 256];

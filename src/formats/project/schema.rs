@@ -26,6 +26,8 @@ pub struct ProjectParts {
     pub water_presets: Vec<WaterPreset>,
     /// The ground's material layers, their masks not yet read.
     pub texture_layers: Vec<TextureLayer>,
+    /// `[texture] ambient_occlusion`.
+    pub texture_ao: Option<crate::map::ground_layers::AmbientOcclusion>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -326,6 +328,7 @@ impl ProjectToml {
             symmetry,
             water_presets,
             texture_layers: self.texture.to_layers()?,
+            texture_ao: self.texture.ambient_occlusion()?,
         })
     }
 
@@ -388,7 +391,7 @@ impl ProjectToml {
                     rotation: f.rotation_deg,
                 })
                 .collect(),
-            texture: TextureSection::from_layers(&map.texture_layers),
+            texture: TextureSection::from_layers(&map.texture_layers, map.texture_ao),
             editor: EditorSection {
                 symmetry: match map.symmetry {
                     SymmetryMode::None => String::new(),

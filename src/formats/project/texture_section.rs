@@ -27,7 +27,17 @@ use crate::map::materials::BuiltinMaterial;
 pub struct TextureSection {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     layers: Vec<LayerEntry>,
+    /// Ambient occlusion over the stack, 0..1 (off when absent): how dark ground the terrain
+    /// around it hides from the sky becomes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ambient_occlusion: Option<f32>,
+    /// How far around the occlusion looks (default 256).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ambient_occlusion_radius_elmos: Option<f32>,
 }
+
+/// The occlusion's reach when `map.toml` names none.
+const DEFAULT_AO_RADIUS_ELMOS: f32 = 256.0;
 
 /// The repeat a built-in material gets when the layer names none, in elmos.
 const DEFAULT_SCALE_ELMOS: f32 = 256.0;
@@ -360,10 +370,49 @@ impl TextureSection {
         self.layers.iter().map(LayerEntry::to_layer).collect()
     }
 
-    pub fn from_layers(layers: &[TextureLayer]) -> TextureSection {
+    pub fn from_layers(
+        layers: &[TextureLayer],
+        ao: Option<crate::map::ground_layers::AmbientOcclusion>,
+    ) -> TextureSection {
         TextureSection {
             layers: layers.iter().map(LayerEntry::from_layer).collect(),
+            ambient_occlusion: ao.map(|a| a.strength),
+            ambient_occlusion_radius_elmos: ao
+                .map(|a| a.radius_elmos)
+                .filter(|&r| r != DEFAULT_AO_RADIUS_ELMOS),
         }
+    }
+
+    /// `ambient_occlusion` and its radius, checked.
+    pub fn ambient_occlusion(
+        &self,
+    ) -> Result<Option<crate::map::ground_layers::AmbientOcclusion>, String> {
+        only_with(
+            "ambient_occlusion_radius_elmos",
+            &self.ambient_occlusion_radius_elmos,
+            "ambient_occlusion",
+            self.ambient_occlusion.is_some(),
+        )?;
+        let Some(strength) = self.ambient_occlusion else {
+            return Ok(None);
+        };
+        if !(0.0..=1.0).contains(&strength) {
+            return Err(format!(
+                "[texture] ambient_occlusion = {strength} is not within 0..1"
+            ));
+        }
+        let radius_elmos = self
+            .ambient_occlusion_radius_elmos
+            .unwrap_or(DEFAULT_AO_RADIUS_ELMOS);
+        if !(8.0..=2048.0).contains(&radius_elmos) {
+            return Err(format!(
+                "[texture] ambient_occlusion_radius_elmos = {radius_elmos} is not within 8..2048"
+            ));
+        }
+        Ok(Some(crate::map::ground_layers::AmbientOcclusion {
+            strength,
+            radius_elmos,
+        }))
     }
 }
 
@@ -417,7 +466,7 @@ curvature = "valleys"
         );
         assert_eq!(layers[1].opacity, 0.5);
         assert_eq!(layers[1].rules.curvature.unwrap().bend, Bend::Valleys);
-        let again = TextureSection::from_layers(&layers);
+        let again = TextureSection::from_layers(&layers, None);
         let text2 = toml::to_string(&again).unwrap();
         assert_eq!(parse(&text2).unwrap(), layers, "{text2}");
     }

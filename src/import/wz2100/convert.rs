@@ -445,6 +445,7 @@ pub fn convert(
         symmetry: crate::map::SymmetryMode::None,
         water_presets: Vec::new(),
         texture_layers: Vec::new(),
+        texture_ao: None,
     };
     Ok((out, report))
 }
