@@ -214,6 +214,7 @@ fn main() {
             symmetry: map.symmetry,
             water_presets: Vec::new(),
             texture_layers: Vec::new(),
+            texture_ao: None,
         };
         let (w, h) = map.heights.dims();
         println!(
