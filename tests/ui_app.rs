@@ -475,3 +475,84 @@ fn an_edit_autosaved_on_losing_focus_is_offered_back_after_a_crash() {
         "and goes back where it came from"
     );
 }
+
+#[test]
+fn the_layers_tab_adds_a_layer_and_a_slider_drag_is_one_undo_step() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    let layers =
+        |h: &Harness<'_, EditorApp>| h.state().document().unwrap().map().texture_layers.clone();
+    let steps =
+        |h: &Harness<'_, EditorApp>| h.state().document().unwrap().session.history().undo_len();
+    assert!(layers(&harness).is_empty(), "the starter map has no layers");
+    harness.get_by_label("Texture layers").click();
+    harness.step();
+    harness.get_by_label("Add layer").click();
+    harness.step();
+    harness.step();
+    let added = layers(&harness);
+    assert_eq!(added.len(), 1);
+    assert_eq!(added[0].name, "rock", "the default new layer is rock");
+    assert_eq!(steps(&harness), 1, "adding is one undo step");
+    // a layer with no rules covers the map: the view shows rock at once
+    for _ in 0..3 {
+        harness.step();
+    }
+    let mask = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1))
+    };
+    harness.mask(mask(0.0, 690.0, 1280.0, 770.0));
+    harness.mask(mask(700.0, 770.0, 1280.0, 800.0));
+    harness.snapshot_options(
+        "ui_editor_layers",
+        &SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(2000),
+    );
+    // then rock on the slopes only
+    harness.get_by_label("Slope").click();
+    for _ in 0..4 {
+        harness.step();
+    }
+    assert!(layers(&harness)[0].rules.slope_deg.is_some());
+    assert_eq!(steps(&harness), 2, "a rule ticked is one undo step");
+    // the new layer is selected: drag its opacity slider to the left, over several frames
+    let slider = harness
+        .get_by_role_and_label(egui::accesskit::Role::Slider, "Opacity")
+        .rect();
+    let from = egui::pos2(slider.right() - 4.0, slider.center().y);
+    drag(
+        &mut harness,
+        &[
+            from,
+            from - egui::vec2(20.0, 0.0),
+            from - egui::vec2(40.0, 0.0),
+            from - egui::vec2(60.0, 0.0),
+        ],
+    );
+    harness.step();
+    let dragged = layers(&harness);
+    assert!(
+        dragged[0].opacity < 0.9,
+        "the drag lowered the opacity: {}",
+        dragged[0].opacity
+    );
+    assert_eq!(steps(&harness), 3, "the whole drag is one undo step");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.step();
+    assert_eq!(
+        layers(&harness)[0].opacity,
+        1.0,
+        "undo takes the whole drag back"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.step();
+    assert!(
+        layers(&harness)[0].rules.slope_deg.is_none(),
+        "then the rule"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.step();
+    assert!(layers(&harness).is_empty(), "and then the layer");
+}

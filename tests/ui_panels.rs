@@ -352,3 +352,218 @@ fn water_presets_apply_and_save() {
     assert_eq!(presets[0].name, "My sea");
     assert_eq!(presets[0].water, settings.water);
 }
+
+/// A map with three layers: rock on cliffs, grass on splat channel 0, a solid beach.
+fn layered_map() -> Map {
+    use groundwork::map::ground_layers::{Band, Material, TextureLayer};
+    use groundwork::map::materials::BuiltinMaterial;
+    let mut map = small_map();
+    let builtin = |kind| Material::Builtin {
+        kind,
+        scale_elmos: 256.0,
+        tint: [1.0; 3],
+    };
+    let mut grass = TextureLayer::new("grass", builtin(BuiltinMaterial::Grass));
+    grass.splat_channel = Some(0);
+    let mut rock = TextureLayer::new("cliff rock", builtin(BuiltinMaterial::Rock));
+    rock.rules.slope_deg = Some(Band {
+        min: 35.0,
+        max: 90.0,
+        soft: 5.0,
+    });
+    let beach = TextureLayer::new(
+        "beach",
+        Material::Solid {
+            color: [220, 200, 150],
+        },
+    );
+    map.texture_layers = vec![grass, rock, beach];
+    map
+}
+
+type LayersState = (
+    groundwork::ui::layers_panel::LayersPanel,
+    Vec<groundwork::map::ground_layers::TextureLayer>,
+    Vec<String>,
+);
+
+/// The panel over `map`'s stack in a harness whose state applies every change the panel makes
+/// (and keeps what each was called).
+fn layers_harness(map: &Map, select: Option<&str>) -> Harness<'static, LayersState> {
+    use groundwork::ui::layers_panel::{LayersChange, LayersInput, LayersPanel};
+    let mut panel = LayersPanel::default();
+    if let Some(s) = select {
+        panel.select(s);
+    }
+    let texture = map.texture.clone();
+    let mask_dims = map.metal.dims();
+    let range = (map.settings.min_height_elmos, map.settings.max_height_elmos);
+    Harness::builder()
+        .with_size(egui::vec2(380.0, 640.0))
+        .wgpu()
+        .build_ui_state(
+            move |ui, (panel, layers, whats): &mut LayersState| {
+                let input = LayersInput {
+                    layers,
+                    mask_dims,
+                    original: &texture,
+                    pictures: &[],
+                    height_range_elmos: range,
+                };
+                match panel.ui(ui, &input) {
+                    Some(LayersChange::Step { what, layers: l })
+                    | Some(LayersChange::Live { what, layers: l }) => {
+                        *layers = l;
+                        whats.push(what);
+                    }
+                    None => {}
+                }
+            },
+            (panel, map.texture_layers.clone(), Vec::new()),
+        )
+}
+
+#[test]
+fn layers_panel() {
+    if !have_gpu() {
+        return;
+    }
+    let map = layered_map();
+    let mut harness = layers_harness(&map, Some("cliff rock"));
+    harness.run();
+    harness.snapshot("ui_layers");
+}
+
+#[test]
+fn the_layers_panel_adds_moves_renames_and_deletes_and_refuses_a_bad_stack() {
+    if !have_gpu() {
+        return;
+    }
+    let map = layered_map();
+    let mut harness = layers_harness(&map, Some("beach"));
+    harness.run();
+    let names = |h: &Harness<'_, LayersState>| -> Vec<String> {
+        h.state().1.iter().map(|l| l.name.clone()).collect()
+    };
+    // the list is top first, "Original" at the bottom
+    let y = |h: &Harness<'_, LayersState>, label: &str| h.get_by_label(label).rect().center().y;
+    assert!(y(&harness, "beach") < y(&harness, "cliff rock"));
+    assert!(y(&harness, "cliff rock") < y(&harness, "grass  (splat 0)"));
+    assert!(y(&harness, "grass  (splat 0)") < y(&harness, "Original"));
+
+    // add: a rock layer on top, named apart from the others
+    harness.get_by_label("Add layer").click();
+    harness.run();
+    assert_eq!(names(&harness), ["grass", "cliff rock", "beach", "rock"]);
+
+    // a rename to "Original" is refused with its reason, and nothing changes
+    harness.state_mut().0.select("beach");
+    harness.run();
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Name")
+        .click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Name")
+        .type_text("Original");
+    harness.run();
+    harness.get_by_label("Rename").click();
+    harness.run();
+    assert_eq!(names(&harness), ["grass", "cliff rock", "beach", "rock"]);
+    assert!(
+        harness
+            .query_by_label_contains("must be 1..64 letters")
+            .is_some(),
+        "the refusal says why"
+    );
+    // a good name goes through
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Name")
+        .click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Name")
+        .type_text("dry sand");
+    harness.run();
+    harness.get_by_label("Rename").click();
+    harness.run();
+    assert_eq!(names(&harness), ["grass", "cliff rock", "dry sand", "rock"]);
+    assert!(harness.query_by_label_contains("must be 1..64").is_none());
+
+    // move the renamed layer up, over rock, then delete rock
+    let buttons = harness.get_all_by_label("up").collect::<Vec<_>>().len();
+    assert_eq!(buttons, 4, "one move-up button a layer");
+    harness.state_mut().0.select("dry sand");
+    harness.run();
+    // rows are top first: rock, dry sand, cliff rock, grass; dry sand's up button is the second
+    harness.get_all_by_label("up").nth(1).unwrap().click();
+    harness.run();
+    assert_eq!(names(&harness), ["grass", "cliff rock", "rock", "dry sand"]);
+    // rock is now the second row from the top
+    harness.get_all_by_label("delete").nth(1).unwrap().click();
+    harness.run();
+    assert_eq!(names(&harness), ["grass", "cliff rock", "dry sand"]);
+    let whats = harness.state().2.clone();
+    assert_eq!(
+        whats,
+        [
+            "add layer rock",
+            "rename layer beach to dry sand",
+            "move layer dry sand up",
+            "delete layer rock"
+        ]
+    );
+}
+
+#[test]
+fn hide_and_solo_change_the_view_only() {
+    let map = layered_map();
+    let mut harness = layers_harness(&map, None);
+    harness.run();
+    let solo_buttons: Vec<_> = harness.get_all_by_label("S").collect();
+    assert_eq!(solo_buttons.len(), 3);
+    // top first: beach, cliff rock, grass; solo cliff rock
+    harness.get_all_by_label("S").nth(1).unwrap().click();
+    harness.run();
+    let v = harness.state().0.visibility(&harness.state().1);
+    assert_eq!(v.solo, Some(1), "cliff rock is layer 1, bottom first");
+    assert_eq!(v.hidden, [false, false, false]);
+    // hide the beach (the top row's tick)
+    harness
+        .get_all_by_role(egui::accesskit::Role::CheckBox)
+        .next()
+        .unwrap()
+        .click();
+    harness.run();
+    let v = harness.state().0.visibility(&harness.state().1);
+    assert_eq!(v.hidden, [false, false, true]);
+    assert!(harness.state().2.is_empty(), "the document did not change");
+    assert_eq!(harness.state().1, map.texture_layers);
+}
+
+#[test]
+fn a_taken_splat_channel_cannot_be_chosen_and_rules_edit_the_selected_layer() {
+    let map = layered_map();
+    let mut harness = layers_harness(&map, Some("beach"));
+    harness.run();
+    // tick the slope rule: a step on the beach layer, rock's band untouched
+    harness.get_by_label("Slope").click();
+    harness.run();
+    let layers = harness.state().1.clone();
+    assert!(layers[2].rules.slope_deg.is_some());
+    assert_eq!(layers[1].rules, map.texture_layers[1].rules);
+    assert_eq!(harness.state().2, ["layer beach: slope"]);
+    // channel 0 is grass's: offered, but not selectable
+    harness.get_by_label("Splat channel").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("channel 0 (taken by grass)")
+            .is_some()
+    );
+    harness.get_by_label("channel 2").click();
+    harness.run();
+    assert_eq!(harness.state().1[2].splat_channel, Some(2));
+}

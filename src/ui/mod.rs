@@ -9,6 +9,7 @@ pub mod export_dialog;
 mod file_browser;
 pub mod file_dialog;
 pub mod jobs;
+pub mod layers_panel;
 pub mod log_panel;
 pub mod metal_panel;
 pub mod minimap_panel;

@@ -4,6 +4,7 @@
 use super::{EditorApp, GpuState};
 use crate::gpu::{MapScene, SceneLayers};
 use crate::map::Map;
+use crate::ui::layers_panel::{LayersChange, LayersInput};
 use crate::ui::tools_panel::PanelAction;
 
 /// The open map's layers on the GPU, for the session; `None` without a GPU.
@@ -203,6 +204,60 @@ impl EditorApp {
         }
         if let Some(scene) = &mut self.scene {
             scene.apply_settings(&doc.map().settings);
+        }
+    }
+}
+
+impl EditorApp {
+    /// The right panel's Layers tab: the texture stack, edited through the session (buttons are
+    /// one undo step each, a slider's drag one live edit closed when the pointer is let go);
+    /// hide and solo go to the view only (the central view applies them).
+    pub(super) fn layers_tab(&mut self, ui: &mut egui::Ui) {
+        let Some(doc) = &mut self.doc else {
+            ui.weak("No map is open.");
+            return;
+        };
+        let map = doc.map();
+        let pictures: Vec<String> = map
+            .bundled_files
+            .iter()
+            .map(|f| f.path.clone())
+            .filter(|p| {
+                let l = p.to_ascii_lowercase();
+                [".png", ".jpg", ".jpeg", ".tga", ".bmp"]
+                    .iter()
+                    .any(|e| l.ends_with(e))
+            })
+            .collect();
+        let input = LayersInput {
+            layers: &map.texture_layers,
+            mask_dims: map.metal.dims(),
+            original: &map.texture,
+            pictures: &pictures,
+            height_range_elmos: (map.settings.min_height_elmos, map.settings.max_height_elmos),
+        };
+        let change = egui::ScrollArea::both()
+            .auto_shrink([false, false])
+            .show(ui, |ui| self.layers.ui(ui, &input))
+            .inner;
+        let result = match change {
+            Some(LayersChange::Step { what, layers }) => doc
+                .session
+                .edit(&what, |m| m.texture_layers = layers, None)
+                .map(|()| Some(what)),
+            Some(LayersChange::Live { what, layers }) => doc
+                .session
+                .edit_live(&what, |m| m.texture_layers = layers)
+                .map(|()| None),
+            None => Ok(None),
+        };
+        match result {
+            Ok(Some(what)) => self.log.info(what),
+            Ok(None) => {}
+            Err(e) => self.log.warn(e),
+        }
+        if doc.session.editing_live() && !ui.input(|i| i.pointer.any_down()) {
+            doc.session.end_live_edit();
         }
     }
 }

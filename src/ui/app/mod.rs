@@ -18,6 +18,7 @@ use super::EditorOptions;
 use super::document::Document;
 use super::file_dialog::{Answer, FileDialogs, Pick, Request};
 use super::jobs::{self, Job, Outcome, PathKind, Source, WorkerGpu};
+use super::layers_panel::LayersPanel;
 use super::log_panel::LogPanel;
 use super::metal_panel::MetalPanel;
 use super::minimap_panel::MinimapPanel;
@@ -58,6 +59,14 @@ enum DialogKind {
     ExportFolder,
 }
 
+/// The right panel's tabs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum RightTab {
+    #[default]
+    Properties,
+    Layers,
+}
+
 /// `--screenshot`: frames still to draw, and then the picture.
 struct ScreenshotPlan {
     path: PathBuf,
@@ -73,6 +82,10 @@ pub struct EditorApp {
     viewport: Viewport,
     tools: ToolsPanel,
     properties: PropertiesPanel,
+    /// The texture stack, in the right panel's second tab.
+    layers: LayersPanel,
+    /// Which tab the right panel shows.
+    right_tab: RightTab,
     minimap: MinimapPanel,
     metal: MetalPanel,
     status: StatusBar,
@@ -161,6 +174,8 @@ impl EditorApp {
             viewport: Viewport::default(),
             tools: ToolsPanel::default(),
             properties: PropertiesPanel::default(),
+            layers: LayersPanel::default(),
+            right_tab: RightTab::default(),
             minimap: MinimapPanel::default(),
             metal: MetalPanel::default(),
             status: StatusBar,
@@ -449,6 +464,7 @@ impl EditorApp {
                 self.minimap.invalidate();
                 self.metal.invalidate();
                 self.properties.new_map();
+                self.layers.new_map();
                 self.doc = Some(doc);
                 self.scene = scene.map(|s| *s);
             }
@@ -759,7 +775,19 @@ impl eframe::App for EditorApp {
         egui::Panel::right("properties")
             .exact_size(330.0)
             .show(ui, |ui| {
-                ui.heading("Map properties");
+                ui.horizontal(|ui| {
+                    ui.selectable_value(
+                        &mut self.right_tab,
+                        RightTab::Properties,
+                        "Map properties",
+                    );
+                    ui.selectable_value(&mut self.right_tab, RightTab::Layers, "Texture layers");
+                });
+                ui.separator();
+                if self.right_tab == RightTab::Layers {
+                    self.layers_tab(ui);
+                    return;
+                }
                 if let Some(doc) = &mut self.doc {
                     let teams = doc.map().teams.len();
                     let files: Vec<&str> = doc
@@ -803,6 +831,11 @@ impl eframe::App for EditorApp {
                         egui_renderer: &gpu.egui_renderer,
                     };
                     scene.follow_document(&gpu.ctx, doc.map(), doc.session.revision());
+                    let layers = &doc.map().texture_layers;
+                    let visibility = self.layers.visibility(layers);
+                    scene
+                        .ground
+                        .set_visibility(&gpu.ctx, doc.map(), &visibility);
                     self.viewport.spot_labels = if self.viewport.view.metal {
                         self.metal
                             .report(doc.map(), doc.session.revision())
