@@ -11,7 +11,7 @@ use groundwork::edit::tools::{StrokeStyle, TOOLS};
 use groundwork::map::MapSize;
 
 mod tool_support;
-use tool_support::tool_keys;
+use tool_support::{tool_keys, with_paint_layer};
 
 /// The CPU-side budget for one job on a 32x32 map (ARCHITECTURE.md, "Memory").
 const BUDGET_BYTES: u64 = 4 << 30;
@@ -80,7 +80,11 @@ fn a_32x32_map_edits_compiles_and_opens_within_the_memory_budget() {
     }
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("Big");
-    let map = groundwork::edit::procedural::relief_map(MapSize::new(32, 32).unwrap(), 4, "Big");
+    let map = with_paint_layer(groundwork::edit::procedural::relief_map(
+        MapSize::new(32, 32).unwrap(),
+        4,
+        "Big",
+    ));
     groundwork::formats::save_project(&map, &project).unwrap();
     drop(map);
     let ops = dir.path().join("ops.toml");

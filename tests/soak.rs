@@ -14,7 +14,7 @@ use groundwork::edit::tools::{StrokeStyle, TOOLS};
 use groundwork::map::{Map, MapSize, SymmetryMode};
 
 mod tool_support;
-use tool_support::{Lcg, cone, tool_keys};
+use tool_support::{Lcg, cone, tool_keys, with_paint_layer};
 
 const STEPS: usize = 10_000;
 const FILES: usize = 10;
@@ -85,11 +85,32 @@ fn assert_same(a: &Map, b: &Map) {
     assert_eq!(a.metal, b.metal, "metal");
     assert_eq!(a.grass, b.grass, "grass");
     assert_eq!(a.types, b.types, "terrain types");
+    // a mask painted and undone is all neutral again, as good as none
+    let neutral = |m: &Map| -> Vec<(String, Vec<u8>)> {
+        m.texture_layers
+            .iter()
+            .map(|l| {
+                let mask = match &l.mask {
+                    Some(g) => g.data().to_vec(),
+                    None => {
+                        let (w, h) = m.metal.dims();
+                        vec![groundwork::map::ground_layers::MASK_NEUTRAL; w * h]
+                    }
+                };
+                (l.name.clone(), mask)
+            })
+            .collect()
+    };
+    assert!(neutral(a) == neutral(b), "texture layers' painted masks");
 }
 
 #[test]
 fn ten_thousand_random_steps_with_undo_and_redo_match_a_cpu_replay() {
-    let start = groundwork::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 9, "Soak");
+    let start = with_paint_layer(groundwork::edit::procedural::relief_map(
+        MapSize::new(2, 2).unwrap(),
+        9,
+        "Soak",
+    ));
     let mut rng = Lcg(2026);
     let mut session = Session::new(start.clone());
     // the model: the strokes the history holds, and those undone and not yet redone

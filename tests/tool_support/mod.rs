@@ -1,5 +1,6 @@
 //! Shared helpers for tests that drive every tool: a seeded random source, a cone image for the
-//! stamp and the brush mask, and the tool-specific keys an ops file gives each tool.
+//! stamp and the brush mask, a texture layer for the texture brush, and the tool-specific keys
+//! an ops file gives each tool.
 #![allow(dead_code)]
 
 use std::fmt::Write as _;
@@ -42,8 +43,23 @@ pub fn cone(n: usize) -> MaskImage {
     }
 }
 
-/// The ops-file lines for `tool`'s own keys: `image` for every image it takes, and 3
-/// iterations for the erosions (their cost grows with them).
+/// The texture layer [`with_paint_layer`] adds and [`tool_keys`] names.
+pub const PAINT_LAYER: &str = "Paint";
+
+/// `map` with one unpainted texture layer, [`PAINT_LAYER`], for the texture brush.
+pub fn with_paint_layer(mut map: groundwork::map::Map) -> groundwork::map::Map {
+    use groundwork::map::ground_layers::{Material, TextureLayer};
+    map.texture_layers.push(TextureLayer::new(
+        PAINT_LAYER,
+        Material::Solid {
+            color: [120, 110, 90],
+        },
+    ));
+    map
+}
+
+/// The ops-file lines for `tool`'s own keys: `image` for every image it takes, 3 iterations
+/// for the erosions (their cost grows with them), and [`PAINT_LAYER`] for a texture layer.
 pub fn tool_keys(tool: &dyn Tool, image: &str) -> String {
     let mut text = String::new();
     for p in tool.params() {
@@ -53,6 +69,9 @@ pub fn tool_keys(tool: &dyn Tool, image: &str) -> String {
             }
             ParamKind::Number { min, max, .. } if p.key.contains("iterations") => {
                 let _ = writeln!(text, "{} = {}", p.key, 3.0f32.clamp(min, max));
+            }
+            ParamKind::TextureLayer => {
+                let _ = writeln!(text, "{} = \"{PAINT_LAYER}\"", p.key);
             }
             _ => {}
         }
