@@ -472,7 +472,6 @@ mod tests {
                 "seed",
                 "octaves",
                 "iterations",
-                "rain",
                 "capacity",
                 "evaporation",
                 // paint tools, keys as mapmakers name them: bytes, metal/s, an index
