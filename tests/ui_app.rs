@@ -556,3 +556,83 @@ fn the_layers_tab_adds_a_layer_and_a_slider_drag_is_one_undo_step() {
     harness.step();
     assert!(layers(&harness).is_empty(), "and then the layer");
 }
+
+#[test]
+fn file_new_makes_a_map_of_the_chosen_size_players_and_symmetry() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("File").click();
+    for _ in 0..3 {
+        step3(&mut harness);
+    }
+    harness.get_by_label("New map…").click();
+    step3(&mut harness);
+    // 3 players cannot share a mirror's two halves: refused with the reason, the dialog stays
+    harness.get_by_label("Map symmetry").click();
+    step3(&mut harness);
+    harness.get_by_label("Mirror X (left | right)").click();
+    step3(&mut harness);
+    let players = harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "Players");
+    players.click();
+    step3(&mut harness);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::SpinButton, "Players")
+        .type_text("3");
+    harness.key_press(egui::Key::Enter);
+    step3(&mut harness);
+    harness.get_by_label("Create").click();
+    step3(&mut harness);
+    assert!(
+        harness.query_by_label_contains("multiple of 2").is_some(),
+        "the refusal says why"
+    );
+    assert!(harness.state().title().contains("Groundwork Starter"));
+    // 8x8, four players, both mirrors
+    harness.get_by_label("Map symmetry").click();
+    step3(&mut harness);
+    harness.get_by_label("Mirror X and Z (4 copies)").click();
+    step3(&mut harness);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::SpinButton, "Players")
+        .click();
+    step3(&mut harness);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::SpinButton, "Players")
+        .type_text("4");
+    harness.key_press(egui::Key::Enter);
+    step3(&mut harness);
+    harness.get_by_label("Size").click();
+    step3(&mut harness);
+    harness.get_by_label("8x8").click();
+    step3(&mut harness);
+    let mask = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1))
+    };
+    harness.mask(mask(0.0, 690.0, 1280.0, 770.0));
+    harness.mask(mask(700.0, 770.0, 1280.0, 800.0));
+    harness.snapshot_options(
+        "ui_new_map",
+        &SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(2000),
+    );
+    harness.get_by_label("Create").click();
+    step_until(&mut harness, "the new map opening", |h| {
+        h.state().title().contains("New map")
+    });
+    let doc = harness.state().document().unwrap();
+    let map = doc.map();
+    assert_eq!(map.size.to_string(), "8x8");
+    assert_eq!(map.teams.len(), 4);
+    assert_eq!(map.symmetry, groundwork::map::SymmetryMode::MirrorXZ);
+    assert!(doc.dirty(), "a new map is not saved yet");
+}
+
+fn step3(harness: &mut Harness<'_, EditorApp>) {
+    for _ in 0..3 {
+        harness.step();
+    }
+}

@@ -1,4 +1,4 @@
-//! The headless commands: compile, decompile, edit, info, import, lint, render. Each prints progress on stderr and
+//! The headless commands: compile, decompile, edit, info, import, lint, new, render. Each prints progress on stderr and
 //! exits non-zero with one clear line on any error.
 
 mod compile;
@@ -7,6 +7,7 @@ mod edit;
 mod import;
 mod info;
 pub mod lint;
+mod new;
 pub mod render;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ enum Command {
     Info(info::InfoArgs),
     /// List every known way a map goes silently wrong, with the fix (exit code 1 on errors).
     Lint(lint::LintArgs),
+    /// Make a new project folder: size, players, symmetry, heights, water.
+    New(new::NewArgs),
     /// Draw a map offscreen (no window) and write a PNG.
     Render(render::RenderArgs),
 }
@@ -70,6 +73,7 @@ pub fn run() -> i32 {
         Some(Command::Edit(a)) => edit::run(a),
         Some(Command::Info(a)) => info::run(a),
         Some(Command::Lint(a)) => lint::run(a),
+        Some(Command::New(a)) => new::run(a),
         Some(Command::Render(a)) => render::run(a),
     };
     exit_code(result)

@@ -7,6 +7,7 @@ pub mod brush;
 pub mod history;
 pub mod kernel;
 pub mod layer;
+pub mod new_map;
 pub mod ops;
 pub mod procedural;
 pub mod rect;

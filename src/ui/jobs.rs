@@ -54,6 +54,8 @@ impl Progress {
 pub enum Source {
     /// The starter map shipped with the editor.
     Starter,
+    /// A new map (File > New).
+    New(Box<crate::edit::new_map::NewMap>),
     /// A project folder or a map the readers open (`.sd7`, `.sdz`, `.sdd`, `.smf`).
     Path(PathBuf),
     /// One map of another game's source, imported by the importer registered as `importer`
@@ -70,6 +72,7 @@ impl Source {
     pub fn describe(&self) -> String {
         match self {
             Source::Starter => "the starter map".into(),
+            Source::New(spec) => format!("a new {}x{} map", spec.width_units, spec.depth_units),
             Source::Path(p) => p.display().to_string(),
             Source::Import {
                 importer,
@@ -89,7 +92,7 @@ impl Source {
     /// The file it was read from, for the title (`None` for the starter map).
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Source::Starter => None,
+            Source::Starter | Source::New(_) => None,
             Source::Path(p) | Source::Import { path: p, .. } => Some(p),
         }
     }
@@ -236,6 +239,7 @@ pub fn open(source: Source, gpu: Option<WorkerGpu>, repaint: egui::Context) -> J
         });
         let read = match &source {
             Source::Starter => crate::assets::starter_map().map(|m| (m, Vec::new(), None)),
+            Source::New(spec) => crate::edit::new_map::new_map(spec).map(|m| (m, Vec::new(), None)),
             Source::Path(path) => crate::formats::open_map(path)
                 .map(|l| (l.map, l.warnings, None))
                 .map_err(|e| e.to_string()),

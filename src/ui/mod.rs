@@ -13,6 +13,7 @@ pub mod layers_panel;
 pub mod log_panel;
 pub mod metal_panel;
 pub mod minimap_panel;
+pub mod new_map_dialog;
 pub mod properties_panel;
 pub mod recent;
 pub mod status_bar;

@@ -41,6 +41,9 @@ impl EditorApp {
         let ctx = ui.ctx().clone();
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
+                if ui.button("New map…").clicked() {
+                    self.new_map.show();
+                }
                 if ui.button("Open map…  (Ctrl+O)").clicked() {
                     self.request(Pending::Dialog(DialogKind::OpenFile), &ctx);
                 }

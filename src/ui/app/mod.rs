@@ -86,6 +86,8 @@ pub struct EditorApp {
     layers: LayersPanel,
     /// Which tab the right panel shows.
     right_tab: RightTab,
+    /// File > New.
+    new_map: super::new_map_dialog::NewMapDialog,
     minimap: MinimapPanel,
     metal: MetalPanel,
     status: StatusBar,
@@ -176,6 +178,7 @@ impl EditorApp {
             properties: PropertiesPanel::default(),
             layers: LayersPanel::default(),
             right_tab: RightTab::default(),
+            new_map: Default::default(),
             minimap: MinimapPanel::default(),
             metal: MetalPanel::default(),
             status: StatusBar,
@@ -216,6 +219,7 @@ impl EditorApp {
         app.viewport.animate_water = options.animate_water;
         if options.in_app_file_dialogs {
             app.tools.use_in_app_dialogs();
+            app.new_map.use_in_app_dialogs();
         }
         app.recovery = app.autosave.recovery();
         match options.open {
@@ -438,7 +442,13 @@ impl EditorApp {
                 {
                     self.log.warn(e);
                 }
+                let is_new = matches!(source, Source::New(_));
                 let mut doc = Document::new(*map, path);
+                if is_new {
+                    doc.session.mark_unsaved();
+                    self.log
+                        .info("a new map: not saved yet; File > Save As writes the project folder");
+                }
                 if let Some(report) = report {
                     let text = report.to_text();
                     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -879,6 +889,9 @@ impl eframe::App for EditorApp {
                 }
             }
         });
+        if let Some(spec) = self.new_map.ui(&ctx) {
+            self.request(Pending::Open(Source::New(Box::new(spec))), &ctx);
+        }
         self.import_chooser(&ctx);
         self.range_dialog(&ctx);
         self.discard_dialog(&ctx);

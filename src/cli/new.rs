@@ -1,0 +1,109 @@
+//! `groundwork new OUT --size 12x12 --players 4 --symmetry rotate-4`: a new project folder, flat
+//! or from a heightmap, with its start positions laid out by the symmetry. The same arguments
+//! give the same bytes every run; a bad request is one line and writes nothing.
+
+use std::path::PathBuf;
+
+use crate::edit::new_map::{NewMap, new_map};
+use crate::formats::save_project;
+use crate::map::SymmetryMode;
+
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The project folder to write (new or empty).
+    pub output: PathBuf,
+    /// Map units a side, WIDTHxDEPTH (even, 2..32).
+    #[arg(long, default_value = "12x12")]
+    pub size: String,
+    #[arg(long, default_value_t = 2)]
+    pub players: u32,
+    /// none, mirror-x, mirror-z, mirror-xz, diagonal, anti-diagonal, rotate-N (N = 2, 3, 4,
+    /// 6, 8).
+    #[arg(long, default_value = "rotate-2")]
+    pub symmetry: String,
+    /// The ground: `flat` (at --start-height). The generator's presets (continental, islands,
+    /// canyon, hills, plateaus, valley-lane) are not built yet.
+    #[arg(long, default_value = "flat")]
+    pub terrain: String,
+    /// A 16-bit (or 8-bit) grey PNG for the ground, scaled to the map and the height range.
+    #[arg(long)]
+    pub heightmap: Option<PathBuf>,
+    /// The height range and the flat ground's height, in elmos above the sea (or above 0).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub min_height: f32,
+    #[arg(long, default_value_t = 500.0, allow_hyphen_values = true)]
+    pub max_height: f32,
+    #[arg(long, default_value_t = 100.0, allow_hyphen_values = true)]
+    pub start_height: f32,
+    /// The sea's surface in the same elmos; without it the map has no water.
+    #[arg(long, allow_hyphen_values = true)]
+    pub sea_level: Option<f32>,
+    #[arg(long, default_value = "New map")]
+    pub name: String,
+    #[arg(long, default_value = "")]
+    pub author: String,
+}
+
+/// `12x12` as (12, 12).
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--size {s:?}: give map units as WIDTHxDEPTH, for example 12x12");
+    let (a, b) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+pub fn run(args: NewArgs) -> Result<(), String> {
+    let occupied = std::fs::read_dir(&args.output).is_ok_and(|mut d| d.next().is_some());
+    if occupied {
+        return Err(format!(
+            "{} already has files in it; a new map goes into a new or empty folder",
+            args.output.display()
+        ));
+    }
+    if args.terrain != "flat" {
+        return Err(format!(
+            "--terrain {}: only flat is built so far (the generator's presets are still to come)",
+            args.terrain
+        ));
+    }
+    let (width_units, depth_units) = parse_size(&args.size)?;
+    let symmetry: SymmetryMode = args.symmetry.parse()?;
+    let heightmap = match &args.heightmap {
+        Some(p) => Some(
+            crate::formats::project::read_grey_unit(p)
+                .map_err(|e| format!("--heightmap {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let spec = NewMap {
+        width_units,
+        depth_units,
+        min_height_elmos: args.min_height,
+        max_height_elmos: args.max_height,
+        start_height_elmos: args.start_height,
+        sea_level_elmos: args.sea_level,
+        players: args.players,
+        symmetry,
+        name: args.name.clone(),
+        author: args.author.clone(),
+        heightmap,
+    };
+    let map = new_map(&spec)?;
+    if let Err(e) = save_project(&map, &args.output) {
+        // a new folder half written is worse than none
+        if !occupied {
+            let _ = std::fs::remove_dir_all(&args.output);
+        }
+        return Err(e.to_string());
+    }
+    println!(
+        "wrote {} ({} map, {} players, symmetry {})",
+        args.output.display(),
+        map.size,
+        map.teams.len(),
+        map.symmetry
+    );
+    Ok(())
+}

@@ -1,0 +1,359 @@
+//! A new map from nothing (File > New, `groundwork new`): a size in map units, a height range
+//! and a start height, a sea level or no water, the player count and a symmetry mode, a name
+//! and an author; the ground flat at the start height or from a 16-bit heightmap scaled to the
+//! size. The start positions are placed in the symmetry's first copy and copied by it, so every
+//! team's start is the image of every other's. The settings are BAR's mapinfo defaults, as
+//! compile writes them.
+
+use crate::map::{Grid, Map, MapSettings, MapSize, SymmetryMode, Team};
+
+use super::symmetry::images;
+
+/// The sizes BAR's maps usually come in (map units a side), offered first.
+pub const BAR_SIZES: [(u32, u32); 9] = [
+    (8, 8),
+    (10, 10),
+    (12, 12),
+    (14, 14),
+    (16, 16),
+    (20, 20),
+    (24, 24),
+    (16, 8),
+    (24, 12),
+];
+
+/// The largest side File > New makes (map units).
+pub const MAX_NEW_UNITS: u32 = 32;
+/// The most players a new map is laid out for.
+pub const MAX_PLAYERS: u32 = 16;
+/// Starts closer than this (elmos) leave no room for a base.
+const MIN_START_SPACING_ELMOS: f32 = 384.0;
+
+/// What a new map is made of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewMap {
+    pub width_units: u32,
+    pub depth_units: u32,
+    /// The height range, in elmos above the sea (or above 0 without water).
+    pub min_height_elmos: f32,
+    pub max_height_elmos: f32,
+    /// The ground of a flat map, in the same elmos.
+    pub start_height_elmos: f32,
+    /// The sea's surface in the same elmos; `None`: no water (the ground stays above 0).
+    pub sea_level_elmos: Option<f32>,
+    pub players: u32,
+    pub symmetry: SymmetryMode,
+    pub name: String,
+    pub author: String,
+    /// A heightmap (values 0..1, any size): the ground from it, scaled to the map and to the
+    /// height range, instead of flat.
+    pub heightmap: Option<Grid<f32>>,
+}
+
+impl Default for NewMap {
+    fn default() -> NewMap {
+        NewMap {
+            width_units: 12,
+            depth_units: 12,
+            min_height_elmos: 0.0,
+            max_height_elmos: 500.0,
+            start_height_elmos: 100.0,
+            sea_level_elmos: None,
+            players: 2,
+            symmetry: SymmetryMode::Rotate(2),
+            name: "New map".into(),
+            author: String::new(),
+            heightmap: None,
+        }
+    }
+}
+
+/// Whether `spec` can be made, without making it: its size, the sea's height (the engine's 0)
+/// and the start positions; or one line saying what is wrong.
+pub fn check(spec: &NewMap) -> Result<(MapSize, f32, Vec<[f32; 2]>), String> {
+    let (w, d) = (spec.width_units, spec.depth_units);
+    let side_ok = |u: u32| (2..=MAX_NEW_UNITS).contains(&u) && u.is_multiple_of(2);
+    if !side_ok(w) || !side_ok(d) {
+        return Err(format!(
+            "a new map is 2 to {MAX_NEW_UNITS} map units a side, an even number, not {w}x{d}"
+        ));
+    }
+    let size = MapSize::new(w, d).map_err(|e| e.to_string())?;
+    spec.symmetry.check_map(w, d)?;
+    let (lo, hi) = (spec.min_height_elmos, spec.max_height_elmos);
+    if !(lo.is_finite() && hi.is_finite() && hi > lo) {
+        return Err(format!(
+            "the height range {lo} .. {hi} elmos must run from low to high"
+        ));
+    }
+    if spec.heightmap.is_none() && !(lo..=hi).contains(&spec.start_height_elmos) {
+        return Err(format!(
+            "the start height {} elmos is outside the height range {lo} .. {hi}",
+            spec.start_height_elmos
+        ));
+    }
+    // engine heights put the water's surface at 0
+    let sea = match spec.sea_level_elmos {
+        Some(s) if !(s.is_finite() && s > lo && s < hi) => {
+            return Err(format!(
+                "the sea level {s} elmos must lie inside the height range {lo} .. {hi}"
+            ));
+        }
+        Some(s) => s,
+        None if lo < 0.0 => {
+            return Err(format!(
+                "without water the ground must stay at 0 elmos or above (the engine floods \
+                 below 0), and the range starts at {lo}"
+            ));
+        }
+        None => 0.0,
+    };
+    let starts = start_positions(size, spec.symmetry, spec.players)?;
+    if spec.name.trim().is_empty() {
+        return Err("a new map needs a name".into());
+    }
+    Ok((size, sea, starts))
+}
+
+/// The map `spec` asks for, or one line saying what is wrong with it.
+pub fn new_map(spec: &NewMap) -> Result<Map, String> {
+    let (size, sea, starts) = check(spec)?;
+    let settings = MapSettings {
+        name: spec.name.trim().to_string(),
+        author: spec.author.trim().to_string(),
+        description: format!("A {size} map for {} players", spec.players),
+        min_height_elmos: spec.min_height_elmos - sea,
+        max_height_elmos: spec.max_height_elmos - sea,
+        ..MapSettings::default()
+    };
+    let mut map = Map::new(size, settings);
+    map.symmetry = spec.symmetry;
+    let (hw, hd) = map.heights.dims();
+    match &spec.heightmap {
+        None => {
+            let flat = spec.start_height_elmos - sea;
+            map.heights = Grid::filled(hw, hd, flat);
+        }
+        Some(image) => {
+            let (iw, ih) = image.dims();
+            if iw == 0 || ih == 0 {
+                return Err("the heightmap is empty".into());
+            }
+            let sx = (iw as f32 - 1.0) / (hw as f32 - 1.0);
+            let sz = (ih as f32 - 1.0) / (hd as f32 - 1.0);
+            let mut heights = Vec::with_capacity(hw * hd);
+            for z in 0..hd {
+                for x in 0..hw {
+                    let v = image.sample_bilinear(x as f32 * sx, z as f32 * sz);
+                    let word = (v.clamp(0.0, 1.0) * 65535.0).round() as u16;
+                    heights.push(crate::map::word_to_height(
+                        word,
+                        map.settings.min_height_elmos,
+                        map.settings.max_height_elmos,
+                    ));
+                }
+            }
+            map.heights = Grid::from_vec(hw, hd, heights).expect("sized");
+        }
+    }
+    map.texture = crate::map::GroundTexture::default_for_heights(size, &map.heights, &map.settings);
+    map.teams = starts
+        .into_iter()
+        .map(|[x, z]| Team {
+            start_x_elmos: x,
+            start_z_elmos: z,
+        })
+        .collect();
+    Ok(map)
+}
+
+/// `players` start positions on a map of `size` under `mode`: a share of them chosen in the
+/// mode's first copy and the rest its images, so each copy holds the same layout. Chosen in
+/// turn from a grid inset from the edges, each as far as it can be from the centre, from the
+/// starts already placed and from its own images; the nearest to the centre wins a tie.
+pub fn start_positions(
+    size: MapSize,
+    mode: SymmetryMode,
+    players: u32,
+) -> Result<Vec<[f32; 2]>, String> {
+    if !(1..=MAX_PLAYERS).contains(&players) {
+        return Err(format!(
+            "a new map has 1 to {MAX_PLAYERS} players, not {players}"
+        ));
+    }
+    let copies = mode.copies() as u32;
+    if !players.is_multiple_of(copies) {
+        return Err(format!(
+            "{players} players cannot share symmetry {mode}'s {copies} copies fairly: use a \
+             multiple of {copies}, or another symmetry"
+        ));
+    }
+    let (w, d) = (size.width_elmos(), size.depth_elmos());
+    let isos = images(mode, w, d);
+    let centre = [w / 2.0, d / 2.0];
+    let dist = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    const STEPS: usize = 24;
+    let mut candidates = Vec::with_capacity((STEPS + 1) * (STEPS + 1));
+    for j in 0..=STEPS {
+        for i in 0..=STEPS {
+            let t = |k: usize, side: f32| side * (0.12 + 0.76 * k as f32 / STEPS as f32);
+            candidates.push([t(i, w), t(j, d)]);
+        }
+    }
+    let mut placed: Vec<[f32; 2]> = Vec::new();
+    for _ in 0..players / copies {
+        let mut best: Option<(f32, f32, Vec<[f32; 2]>)> = None;
+        for &c in &candidates {
+            let own: Vec<[f32; 2]> = isos.iter().map(|m| m.apply(c)).collect();
+            // a turn by a third or an eighth takes a corner off the map
+            let on_map = |p: &[f32; 2]| {
+                p[0] >= 0.1 * w && p[0] <= 0.9 * w && p[1] >= 0.1 * d && p[1] <= 0.9 * d
+            };
+            if !own.iter().all(on_map) {
+                continue;
+            }
+            let mut score = 2.0 * dist(c, centre);
+            for (a, p) in own.iter().enumerate() {
+                for q in &own[a + 1..] {
+                    score = score.min(dist(*p, *q));
+                }
+                for q in &placed {
+                    score = score.min(dist(*p, *q));
+                }
+            }
+            let near = dist(c, centre);
+            let better = match &best {
+                None => true,
+                Some((s, n, _)) => score > *s + 1e-3 || ((score - *s).abs() <= 1e-3 && near < *n),
+            };
+            if better {
+                best = Some((score, near, own));
+            }
+        }
+        let Some((score, _, own)) = best else {
+            return Err(format!("no start fits on a {size} map under {mode}"));
+        };
+        if score < MIN_START_SPACING_ELMOS {
+            return Err(format!(
+                "{players} players do not fit on a {size} map under {mode}: starts would be \
+                 {score:.0} elmos apart"
+            ));
+        }
+        placed.extend(own);
+    }
+    Ok(placed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(w: u32, d: u32, players: u32, mode: SymmetryMode) -> NewMap {
+        NewMap {
+            width_units: w,
+            depth_units: d,
+            players,
+            symmetry: mode,
+            ..NewMap::default()
+        }
+    }
+
+    #[test]
+    fn every_start_is_an_image_of_the_first_under_the_symmetry() {
+        for mode in SymmetryMode::ALL {
+            let players = mode.copies() as u32 * if mode.copies() <= 4 { 2 } else { 1 };
+            let size = MapSize::new(12, 12).unwrap();
+            let s = start_positions(size, mode, players).unwrap();
+            assert_eq!(s.len(), players as usize, "{mode}");
+            let isos = images(mode, size.width_elmos(), size.depth_elmos());
+            // the set of starts maps onto itself under every copy
+            for m in &isos {
+                for p in &s {
+                    let q = m.apply(*p);
+                    assert!(
+                        s.iter()
+                            .any(|r| (r[0] - q[0]).abs() < 1e-2 && (r[1] - q[1]).abs() < 1e-2),
+                        "{mode}: the image {q:?} of {p:?} is not a start ({s:?})"
+                    );
+                }
+            }
+            // distinct and apart
+            for (i, p) in s.iter().enumerate() {
+                for q in &s[i + 1..] {
+                    assert!((p[0] - q[0]).hypot(p[1] - q[1]) > 512.0, "{mode}: {s:?}");
+                }
+                assert!(p[0] > 0.0 && p[1] > 0.0 && p[0] < 6144.0 && p[1] < 6144.0);
+            }
+        }
+    }
+
+    #[test]
+    fn two_players_mirrored_face_each_other_across_the_middle() {
+        let s = start_positions(MapSize::new(12, 12).unwrap(), SymmetryMode::MirrorX, 2).unwrap();
+        assert_eq!(s.len(), 2);
+        assert!((s[0][1] - 3072.0).abs() < 300.0, "{s:?}");
+        assert!((s[0][0] + s[1][0] - 6144.0).abs() < 1e-3);
+        assert!((s[0][0] - s[1][0]).abs() > 4000.0);
+    }
+
+    #[test]
+    fn impossible_requests_are_one_line() {
+        let bad = [
+            (spec(13, 12, 2, SymmetryMode::None), "even number"),
+            (spec(34, 34, 2, SymmetryMode::None), "2 to 32"),
+            (spec(12, 12, 3, SymmetryMode::MirrorX), "multiple of 2"),
+            (spec(16, 8, 4, SymmetryMode::Rotate(4)), "square"),
+            (spec(12, 12, 0, SymmetryMode::None), "1 to 16 players"),
+            (spec(2, 2, 16, SymmetryMode::Rotate(8)), "do not fit"),
+        ];
+        for (s, want) in bad {
+            let e = new_map(&s)
+                .err()
+                .unwrap_or_else(|| panic!("{s:?} was accepted"));
+            assert!(e.contains(want) && !e.contains('\n'), "{e}");
+        }
+        let mut s = spec(12, 12, 2, SymmetryMode::None);
+        s.min_height_elmos = -50.0;
+        assert!(new_map(&s).unwrap_err().contains("without water"));
+        s.sea_level_elmos = Some(600.0);
+        assert!(new_map(&s).unwrap_err().contains("sea level"));
+        s.sea_level_elmos = Some(20.0);
+        s.start_height_elmos = 900.0;
+        assert!(new_map(&s).unwrap_err().contains("start height"));
+    }
+
+    #[test]
+    fn the_sea_level_becomes_the_engines_zero() {
+        let s = NewMap {
+            min_height_elmos: 0.0,
+            max_height_elmos: 400.0,
+            start_height_elmos: 150.0,
+            sea_level_elmos: Some(100.0),
+            ..spec(8, 8, 2, SymmetryMode::MirrorZ)
+        };
+        let m = new_map(&s).unwrap();
+        assert_eq!(m.settings.min_height_elmos, -100.0);
+        assert_eq!(m.settings.max_height_elmos, 300.0);
+        assert!(m.heights.data().iter().all(|&h| h == 50.0));
+        assert_eq!(m.symmetry, SymmetryMode::MirrorZ);
+        assert_eq!(m.teams.len(), 2);
+        assert_eq!(m.size, MapSize::new(8, 8).unwrap());
+    }
+
+    #[test]
+    fn a_heightmap_is_scaled_to_the_map_and_the_range() {
+        // a 3x2 ramp in x: 0, 0.5, 1
+        let image = Grid::from_vec(3, 2, vec![0.0, 0.5, 1.0, 0.0, 0.5, 1.0]).unwrap();
+        let s = NewMap {
+            heightmap: Some(image),
+            min_height_elmos: 10.0,
+            max_height_elmos: 410.0,
+            ..spec(2, 2, 2, SymmetryMode::MirrorX)
+        };
+        let m = new_map(&s).unwrap();
+        let (w, _) = m.heights.dims();
+        assert!((m.heights.get(0, 0) - 10.0).abs() < 0.01);
+        assert!((m.heights.get(w - 1, 5) - 410.0).abs() < 0.01);
+        assert!((m.heights.get(w / 2, 3) - 210.0).abs() < 0.05);
+    }
+}
