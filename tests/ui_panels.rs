@@ -381,6 +381,37 @@ fn layered_map() -> Map {
     map
 }
 
+/// `map` with a fourth layer of a picture among its files: a green and brown check.
+fn with_picture_layer(mut map: Map) -> Map {
+    use groundwork::map::ground_layers::{Material, TextureLayer};
+    // a picture among the map's files: a green and brown check, 16 texels a square
+    let check = image::RgbaImage::from_fn(64, 64, |x, y| {
+        if (x / 16 + y / 16) % 2 == 0 {
+            image::Rgba([60, 140, 40, 255])
+        } else {
+            image::Rgba([120, 80, 40, 255])
+        }
+    });
+    let mut png = Vec::new();
+    check
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    map.bundled_files.push(groundwork::map::BundledFile::new(
+        "textures/moss.png".into(),
+        png,
+    ));
+    let moss = TextureLayer::new(
+        "moss",
+        Material::Picture {
+            file: "textures/moss.png".into(),
+            scale_elmos: 128.0,
+            tint: [1.0; 3],
+        },
+    );
+    map.texture_layers.push(moss);
+    map
+}
+
 type LayersState = (
     groundwork::ui::layers_panel::LayersPanel,
     Vec<groundwork::map::ground_layers::TextureLayer>,
@@ -396,6 +427,7 @@ fn layers_harness(map: &Map, select: Option<&str>) -> Harness<'static, LayersSta
         panel.select(s);
     }
     let texture = map.texture.clone();
+    let bundled = map.bundled_files.clone();
     let mask_dims = map.metal.dims();
     let range = (map.settings.min_height_elmos, map.settings.max_height_elmos);
     Harness::builder()
@@ -408,6 +440,7 @@ fn layers_harness(map: &Map, select: Option<&str>) -> Harness<'static, LayersSta
                     mask_dims,
                     original: &texture,
                     pictures: &[],
+                    bundled: &bundled,
                     height_range_elmos: range,
                 };
                 match panel.ui(ui, &input) {
@@ -428,7 +461,7 @@ fn layers_panel() {
     if !have_gpu() {
         return;
     }
-    let map = layered_map();
+    let map = with_picture_layer(layered_map());
     let mut harness = layers_harness(&map, Some("cliff rock"));
     harness.run();
     harness.snapshot("ui_layers");

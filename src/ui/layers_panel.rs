@@ -103,6 +103,8 @@ pub struct LayersInput<'a> {
     pub original: &'a GroundTexture,
     /// The pictures among the map's bundled files (paths) a layer can be made of.
     pub pictures: &'a [String],
+    /// The map's bundled files, for picture materials' thumbnails.
+    pub bundled: &'a [crate::map::BundledFile],
     /// The map's height range (elmos), for the height band's sliders.
     pub height_range_elmos: (f32, f32),
 }
@@ -123,8 +125,10 @@ pub struct LayersPanel {
     solo: Option<String>,
     /// The last change refused, and why.
     pub error: Option<String>,
-    /// Material thumbnails by a key of what they show.
+    /// Material thumbnails by a key of what they show, and the keys whose picture could not be
+    /// read (tried once; the view reports the picture).
     thumbs: HashMap<String, egui::TextureHandle>,
+    no_thumb: HashSet<String>,
     /// The original picture's thumbnail and the size it was made from.
     original: Option<(OriginalKey, egui::TextureHandle)>,
 }
@@ -212,7 +216,12 @@ impl LayersPanel {
         }
     }
 
-    fn thumbnail(&mut self, ctx: &egui::Context, layer: &TextureLayer) -> Option<egui::TextureId> {
+    fn thumbnail(
+        &mut self,
+        ctx: &egui::Context,
+        layer: &TextureLayer,
+        bundled: &[crate::map::BundledFile],
+    ) -> Option<egui::TextureId> {
         let key = match &layer.material {
             Material::Solid { .. } => return None,
             Material::Builtin { kind, .. } => format!("builtin {}", kind.name()),
@@ -221,20 +230,42 @@ impl LayersPanel {
         if let Some(t) = self.thumbs.get(&key) {
             return Some(t.id());
         }
-        let rgba = match &layer.material {
-            Material::Builtin { kind, .. } => {
-                let n = crate::map::materials::MIN_TEXELS;
-                let full = kind.diffuse(n);
-                GroundTexture::from_rgba(n, n, full)?.box_filtered_square(THUMB_TEXELS)
-            }
-            // the picture is decoded by the view; the panel shows its tint swatch instead
-            _ => return None,
+        if self.no_thumb.contains(&key) {
+            return None;
+        }
+        let made = Self::thumbnail_rgba(layer, bundled);
+        let Some(rgba) = made else {
+            self.no_thumb.insert(key);
+            return None;
         };
         let image = egui::ColorImage::from_rgba_unmultiplied([THUMB_TEXELS, THUMB_TEXELS], &rgba);
         let handle = ctx.load_texture(&key, image, egui::TextureOptions::LINEAR);
         let id = handle.id();
         self.thumbs.insert(key, handle);
         Some(id)
+    }
+
+    /// A material's picture reduced to a thumbnail; `None` for a solid colour or a picture
+    /// that cannot be read.
+    fn thumbnail_rgba(
+        layer: &TextureLayer,
+        bundled: &[crate::map::BundledFile],
+    ) -> Option<Vec<u8>> {
+        Some(match &layer.material {
+            Material::Builtin { kind, .. } => {
+                let n = crate::map::materials::MIN_TEXELS;
+                let full = kind.diffuse(n);
+                GroundTexture::from_rgba(n, n, full)?.box_filtered_square(THUMB_TEXELS)
+            }
+            Material::Picture { file, .. } => {
+                let f = bundled.iter().find(|f| f.path.eq_ignore_ascii_case(file))?;
+                let bytes = f.bytes().ok()?;
+                let (rgba, w, h) =
+                    crate::formats::image_file::decode_rgba(&bytes, file, 4096).ok()?;
+                GroundTexture::from_rgba(w, h, rgba)?.box_filtered_square(THUMB_TEXELS)
+            }
+            Material::Solid { .. } => return None,
+        })
     }
 
     fn original_thumbnail(
@@ -257,9 +288,14 @@ impl LayersPanel {
     }
 
     /// Draws a layer's thumbnail (a picture, or the colour a solid or picture layer shows).
-    fn draw_thumb(&mut self, ui: &mut egui::Ui, layer: &TextureLayer) {
+    fn draw_thumb(
+        &mut self,
+        ui: &mut egui::Ui,
+        layer: &TextureLayer,
+        bundled: &[crate::map::BundledFile],
+    ) {
         let size = egui::vec2(THUMB_POINTS, THUMB_POINTS);
-        match self.thumbnail(ui.ctx(), layer) {
+        match self.thumbnail(ui.ctx(), layer, bundled) {
             Some(id) => {
                 ui.add(egui::Image::new((id, size)));
             }
@@ -346,7 +382,7 @@ impl LayersPanel {
             .striped(true)
             .show(ui, |ui| {
                 for (k, layer) in layers.iter().enumerate().rev() {
-                    self.draw_thumb(ui, layer);
+                    self.draw_thumb(ui, layer, input.bundled);
                     let selected = self.selected.as_deref() == Some(layer.name.as_str());
                     let label = match layer.splat_channel {
                         Some(c) => format!("{}  (splat {c})", layer.name),

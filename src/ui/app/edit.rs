@@ -234,6 +234,7 @@ impl EditorApp {
             mask_dims: map.metal.dims(),
             original: &map.texture,
             pictures: &pictures,
+            bundled: &map.bundled_files,
             height_range_elmos: (map.settings.min_height_elmos, map.settings.max_height_elmos),
         };
         let change = egui::ScrollArea::both()
