@@ -282,6 +282,11 @@ pub fn build(
         .unwrap_or(&[60, 60, 60]);
     let colours = colour_image(&src, &tileset, &bounds, opt, report);
     map.texture = ground::bake(&frame, &t, &colours, darkest, opt.chasm, progress);
+    // the heights as the engine will hold them (16-bit words over the range), so the editor
+    // shows what compiles; unrounded, Simple64's heights also made lavapipe hang in the
+    // editor's first frame (not understood yet; the saved and reopened map drew fine)
+    let words = map.height_words();
+    map.set_height_words(&words);
     report.converted(format!(
         "texture: cliff faces (squares steeper than {:.0} degrees) drawn at {:.0}% brightness, chasm floors near black, soft light from the engine's default sun",
         ground::CLIFF_FACE_DEG,
