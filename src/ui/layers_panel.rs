@@ -337,23 +337,7 @@ impl LayersPanel {
                 .unwrap_or(NewLayer::Builtin(BuiltinMaterial::Rock));
             let mut picked = choice.clone();
             let l = ui.label("New").id;
-            egui::ComboBox::from_id_salt("new layer material")
-                .selected_text(picked.label())
-                .show_ui(ui, |ui| {
-                    for k in BuiltinMaterial::ALL {
-                        let v = NewLayer::Builtin(k);
-                        let label = v.label();
-                        ui.selectable_value(&mut picked, v, label);
-                    }
-                    ui.selectable_value(&mut picked, NewLayer::Solid, "solid colour");
-                    for f in input.pictures {
-                        let v = NewLayer::Picture(f.clone());
-                        let label = v.label();
-                        ui.selectable_value(&mut picked, v, label);
-                    }
-                })
-                .response
-                .labelled_by(l);
+            material_choice(ui, "new layer material", &mut picked, input.pictures, l);
             self.new_layer = Some(picked.clone());
             let full = layers.len() >= MAX_LAYERS;
             if ui
@@ -626,6 +610,32 @@ enum RowAction {
     Delete(usize),
 }
 
+/// A list of every material a layer can be made of (the built-ins, a solid colour, the map's
+/// pictures), labelled by `label`.
+fn material_choice(
+    ui: &mut egui::Ui,
+    id: &str,
+    picked: &mut NewLayer,
+    pictures: &[String],
+    label: egui::Id,
+) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(picked.label())
+        .show_ui(ui, |ui| {
+            let choices = BuiltinMaterial::ALL
+                .into_iter()
+                .map(NewLayer::Builtin)
+                .chain([NewLayer::Solid])
+                .chain(pictures.iter().cloned().map(NewLayer::Picture));
+            for v in choices {
+                let text = v.label();
+                ui.selectable_value(picked, v, text);
+            }
+        })
+        .response
+        .labelled_by(label);
+}
+
 /// The material's rows: its kind, and its colour or its scale and tint.
 fn material_rows(
     ui: &mut egui::Ui,
@@ -642,23 +652,7 @@ fn material_rows(
         Material::Picture { file, .. } => NewLayer::Picture(file.clone()),
     };
     let mut picked = current.clone();
-    egui::ComboBox::from_id_salt("layer material")
-        .selected_text(picked.label())
-        .show_ui(ui, |ui| {
-            for k in BuiltinMaterial::ALL {
-                let v = NewLayer::Builtin(k);
-                let label = v.label();
-                ui.selectable_value(&mut picked, v, label);
-            }
-            ui.selectable_value(&mut picked, NewLayer::Solid, "solid colour");
-            for f in pictures {
-                let v = NewLayer::Picture(f.clone());
-                let label = v.label();
-                ui.selectable_value(&mut picked, v, label);
-            }
-        })
-        .response
-        .labelled_by(l);
+    material_choice(ui, "layer material", &mut picked, pictures, l);
     ui.end_row();
     if picked != current {
         // keep the scale and tint across a change of picture or built-in
