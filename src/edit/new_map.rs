@@ -139,21 +139,12 @@ pub fn new_map(spec: &NewMap) -> Result<Map, String> {
             if iw == 0 || ih == 0 {
                 return Err("the heightmap is empty".into());
             }
-            let sx = (iw as f32 - 1.0) / (hw as f32 - 1.0);
-            let sz = (ih as f32 - 1.0) / (hd as f32 - 1.0);
-            let mut heights = Vec::with_capacity(hw * hd);
-            for z in 0..hd {
-                for x in 0..hw {
-                    let v = image.sample_bilinear(x as f32 * sx, z as f32 * sz);
-                    let word = (v.clamp(0.0, 1.0) * 65535.0).round() as u16;
-                    heights.push(crate::map::word_to_height(
-                        word,
-                        map.settings.min_height_elmos,
-                        map.settings.max_height_elmos,
-                    ));
-                }
-            }
-            map.heights = Grid::from_vec(hw, hd, heights).expect("sized");
+            map.heights = crate::map::heights_from_unit_image(
+                image,
+                (hw, hd),
+                map.settings.min_height_elmos,
+                map.settings.max_height_elmos,
+            );
         }
     }
     map.texture = crate::map::GroundTexture::default_for_heights(size, &map.heights, &map.settings);

@@ -324,6 +324,34 @@ pub fn word_to_height(word: u16, min_elmos: f32, max_elmos: f32) -> f32 {
     min_elmos + word as f32 * ((max_elmos - min_elmos) / HEIGHT_WORD_DIVISOR as f32)
 }
 
+/// A greyscale image (values 0..1, any size) as heights over `dims` vertices in the range
+/// `min_elmos..max_elmos`: resampled bilinearly when its size differs, each value rounded to the
+/// 16-bit word the map saves.
+pub fn heights_from_unit_image(
+    image: &Grid<f32>,
+    dims: (usize, usize),
+    min_elmos: f32,
+    max_elmos: f32,
+) -> Grid<f32> {
+    let (w, h) = dims;
+    let (iw, ih) = image.dims();
+    let sx = (iw as f32 - 1.0) / (w as f32 - 1.0).max(1.0);
+    let sz = (ih as f32 - 1.0) / (h as f32 - 1.0).max(1.0);
+    let mut heights = Vec::with_capacity(w * h);
+    for z in 0..h {
+        for x in 0..w {
+            let v = if (iw, ih) == (w, h) {
+                image.get(x, z)
+            } else {
+                image.sample_bilinear(x as f32 * sx, z as f32 * sz)
+            };
+            let word = (v.clamp(0.0, 1.0) * 65535.0).round() as u16;
+            heights.push(word_to_height(word, min_elmos, max_elmos));
+        }
+    }
+    Grid::from_vec(w, h, heights).expect("sized")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

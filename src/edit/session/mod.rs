@@ -593,21 +593,7 @@ impl Session {
             self.map.settings.min_height_elmos,
             self.map.settings.max_height_elmos,
         );
-        let sx = (iw as f32 - 1.0) / (w as f32 - 1.0).max(1.0);
-        let sz = (ih as f32 - 1.0) / (h as f32 - 1.0).max(1.0);
-        let mut heights = Vec::with_capacity(w * h);
-        for z in 0..h {
-            for x in 0..w {
-                let v = if (iw, ih) == (w, h) {
-                    image.get(x, z)
-                } else {
-                    image.sample_bilinear(x as f32 * sx, z as f32 * sz)
-                };
-                let word = (v.clamp(0.0, 1.0) * 65535.0).round() as u16;
-                heights.push(crate::map::word_to_height(word, lo, hi));
-            }
-        }
-        let grid = Grid::from_vec(w, h, heights).expect("sized");
+        let grid = crate::map::heights_from_unit_image(image, (w, h), lo, hi);
         self.replace_layer(LayerId::Heights, &grid, "import heightmap", gpu)?;
         Ok(((iw, ih) != (w, h))
             .then(|| format!("the image is {iw}x{ih}; resampled to the map's {w}x{h} vertices")))
