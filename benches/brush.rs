@@ -215,6 +215,7 @@ fn main() {
             water_presets: Vec::new(),
             texture_layers: Vec::new(),
             texture_ao: None,
+            generator: None,
         };
         let (w, h) = map.heights.dims();
         println!(

@@ -1,12 +1,13 @@
-//! `groundwork new OUT --size 12x12 --players 4 --symmetry rotate-4`: a new project folder, flat
-//! or from a heightmap, with its start positions laid out by the symmetry. The same arguments
+//! `groundwork new OUT --size 12x12 --players 4 --symmetry rotate-4 [--terrain P --seed N |
+//! --recipe R.toml]`: a new project folder, flat, from a heightmap or from the generator, with its start positions laid out by the symmetry. The same arguments
 //! give the same bytes every run; a bad request is one line and writes nothing.
 
 use std::path::PathBuf;
 
-use crate::edit::new_map::{NewMap, new_map};
+use crate::edit::new_map::{NewMap, new_map_generated};
 use crate::formats::save_project;
 use crate::map::SymmetryMode;
+use crate::map::recipe::{Preset, Recipe};
 
 #[derive(clap::Args, Debug)]
 pub struct NewArgs {
@@ -21,10 +22,17 @@ pub struct NewArgs {
     /// 6, 8).
     #[arg(long, default_value = "rotate-2")]
     pub symmetry: String,
-    /// The ground: `flat` (at --start-height). The generator's presets (continental, islands,
-    /// canyon, hills, plateaus, valley-lane) are not built yet.
+    /// The ground: `flat` (at --start-height, unless --seed asks the generator for its flat
+    /// preset with metal and vents), or a generator preset: continental, islands, canyon,
+    /// hills, plateaus, valley-lane.
     #[arg(long, default_value = "flat")]
     pub terrain: String,
+    /// The generator's seed: the same seed, the same map.
+    #[arg(long)]
+    pub seed: Option<u32>,
+    /// A generator recipe (TOML, as `generator.toml` in a project) instead of a preset.
+    #[arg(long)]
+    pub recipe: Option<PathBuf>,
     /// A 16-bit (or 8-bit) grey PNG for the ground, scaled to the map and the height range.
     #[arg(long)]
     pub heightmap: Option<PathBuf>,
@@ -54,6 +62,15 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     ))
 }
 
+/// A TOML error's first line.
+fn one_line(e: &str) -> String {
+    e.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 pub fn run(args: NewArgs) -> Result<(), String> {
     let occupied = std::fs::read_dir(&args.output).is_ok_and(|mut d| d.next().is_some());
     if occupied {
@@ -62,11 +79,31 @@ pub fn run(args: NewArgs) -> Result<(), String> {
             args.output.display()
         ));
     }
-    if args.terrain != "flat" {
-        return Err(format!(
-            "--terrain {}: only flat is built so far (the generator's presets are still to come)",
-            args.terrain
-        ));
+    let preset: Preset = args
+        .terrain
+        .parse()
+        .map_err(|e| format!("--terrain: {e}"))?;
+    let mut recipe = match &args.recipe {
+        Some(p) => {
+            let text =
+                std::fs::read_to_string(p).map_err(|e| format!("--recipe {}: {e}", p.display()))?;
+            let mut r = Recipe::from_toml(&text)
+                .map_err(|e| format!("--recipe {}: {}", p.display(), one_line(&e)))?;
+            if let Some(seed) = args.seed {
+                r.seed = seed;
+            }
+            Some(r)
+        }
+        None if preset != Preset::Flat || args.seed.is_some() => {
+            Some(Recipe::preset(preset, args.seed.unwrap_or(0)))
+        }
+        None => None,
+    };
+    if recipe.is_some() && args.heightmap.is_some() {
+        return Err("--heightmap and the generator (--terrain, --seed, --recipe) each make the ground: give one".into());
+    }
+    if let (Some(r), Some(sea)) = (recipe.as_mut(), args.sea_level) {
+        r.set_sea_level(sea - args.min_height);
     }
     let (width_units, depth_units) = parse_size(&args.size)?;
     let symmetry: SymmetryMode = args.symmetry.parse()?;
@@ -89,8 +126,12 @@ pub fn run(args: NewArgs) -> Result<(), String> {
         name: args.name.clone(),
         author: args.author.clone(),
         heightmap,
+        recipe,
     };
-    let map = new_map(&spec)?;
+    let (map, outcome) = new_map_generated(&spec)?;
+    for n in &outcome.notes {
+        eprintln!("note: {n}");
+    }
     if let Err(e) = save_project(&map, &args.output) {
         // a new folder half written is worse than none
         if !occupied {
@@ -99,11 +140,22 @@ pub fn run(args: NewArgs) -> Result<(), String> {
         return Err(e.to_string());
     }
     println!(
-        "wrote {} ({} map, {} players, symmetry {})",
+        "wrote {} ({} map, {} players, symmetry {}{})",
         args.output.display(),
         map.size,
         map.teams.len(),
-        map.symmetry
+        map.symmetry,
+        match &map.generator {
+            Some(r) => format!(
+                ", generated: {}, seed {}, {} metal spots, {} vents",
+                r.base_preset()
+                    .map_or("recipe".to_string(), |p| p.to_string()),
+                r.seed,
+                outcome.spots,
+                outcome.vents
+            ),
+            None => String::new(),
+        }
     );
     Ok(())
 }

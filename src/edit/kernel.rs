@@ -218,7 +218,7 @@ pub struct CellView<'a> {
 }
 
 impl<'a> CpuPass<'a> {
-    fn view(&self) -> CellView<'_> {
+    pub fn view(&self) -> CellView<'_> {
         CellView {
             params: self.params,
             source: self.source,

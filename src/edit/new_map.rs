@@ -5,8 +5,10 @@
 //! team's start is the image of every other's. The settings are BAR's mapinfo defaults, as
 //! compile writes them.
 
+use crate::map::recipe::Recipe;
 use crate::map::{Grid, Map, MapSettings, MapSize, SymmetryMode, Team};
 
+use super::generate::{Outcome, generate};
 use super::symmetry::images;
 
 /// The sizes BAR's maps usually come in (map units a side), offered first.
@@ -48,6 +50,9 @@ pub struct NewMap {
     /// A heightmap (values 0..1, any size): the ground from it, scaled to the map and to the
     /// height range, instead of flat.
     pub heightmap: Option<Grid<f32>>,
+    /// A generator recipe: the ground, the metal and the vents from it instead (the height
+    /// range then follows the ground it makes).
+    pub recipe: Option<Recipe>,
 }
 
 impl Default for NewMap {
@@ -64,6 +69,7 @@ impl Default for NewMap {
             name: "New map".into(),
             author: String::new(),
             heightmap: None,
+            recipe: None,
         }
     }
 }
@@ -117,6 +123,21 @@ pub fn check(spec: &NewMap) -> Result<(MapSize, f32, Vec<[f32; 2]>), String> {
 
 /// The map `spec` asks for, or one line saying what is wrong with it.
 pub fn new_map(spec: &NewMap) -> Result<Map, String> {
+    new_map_generated(spec).map(|(m, _)| m)
+}
+
+/// [`new_map`], and what the generator had to say when the spec has a recipe (its height steps
+/// run on the CPU, so the same spec gives the same bytes on every machine).
+pub fn new_map_generated(spec: &NewMap) -> Result<(Map, Outcome), String> {
+    let mut map = plain_map(spec)?;
+    let outcome = match &spec.recipe {
+        Some(r) => generate(&mut map, r, None)?,
+        None => Outcome::default(),
+    };
+    Ok((map, outcome))
+}
+
+fn plain_map(spec: &NewMap) -> Result<Map, String> {
     let (size, sea, starts) = check(spec)?;
     let settings = MapSettings {
         name: spec.name.trim().to_string(),

@@ -233,6 +233,7 @@ fn build_map(
         water_presets: Vec::new(),
         texture_layers: Vec::new(),
         texture_ao: None,
+        generator: None,
     };
     Ok(LoadedMap {
         map,

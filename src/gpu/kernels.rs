@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use super::GpuContext;
 use super::scene::MapScene;
 use super::shared::{texture_2d, write_texture_rect};
+use crate::edit::generate::kernel::GENERATE;
 use crate::edit::kernel::{Dispatch, Extra, KernelParams, KernelSpec};
 use crate::edit::session::GpuLayers;
 use crate::edit::symmetry::SYMMETRIZE;
@@ -19,9 +20,9 @@ use crate::map::{Grid, Map};
 /// Invocations per workgroup side (`@workgroup_size(8, 8, 1)` in every kernel).
 const GROUP: u32 = 8;
 
-/// Every kernel the registry uses, and symmetrize, each once.
+/// Every kernel the registry uses, symmetrize and the generator's, each once.
 fn all_kernels() -> Vec<&'static KernelSpec> {
-    let mut out: Vec<&'static KernelSpec> = vec![&SYMMETRIZE];
+    let mut out: Vec<&'static KernelSpec> = vec![&SYMMETRIZE, &GENERATE];
     for t in TOOLS {
         let k = t.kernel();
         if !out.iter().any(|o| o.name == k.name) {

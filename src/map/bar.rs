@@ -13,6 +13,9 @@ pub const MOHO_EXTRACTS_METAL: f32 = 0.004;
 pub const BOT_MAX_SLOPE: f32 = 0.412;
 /// BAR's tanks climb up to 18 degrees: 1 - cos(1.5 x 18 degrees).
 pub const TANK_MAX_SLOPE: f32 = 0.109;
+/// The steepest ground (true degrees) most of BAR's buildings stand on: their unit defs'
+/// `maxSlope = 10`. The generator keeps start areas, metal spots and vents within it.
+pub const BUILD_MAX_SLOPE_DEG: f32 = 10.0;
 /// The geothermal vent, one of the engine's built-in features; BAR builds geothermals on it.
 pub const GEOVENT: &str = "GeoVent";
 /// BAR's destructible rocks (`features/rocks30.lua`), named `rocks30_<biome>_<NN>`.

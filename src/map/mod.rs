@@ -8,6 +8,7 @@ pub mod ground_layers;
 pub mod lua_value;
 pub mod materials;
 pub mod metal;
+pub mod recipe;
 pub mod settings;
 pub mod size;
 pub mod symmetry;
@@ -194,6 +195,9 @@ pub struct Map {
     pub texture_layers: Vec<ground_layers::TextureLayer>,
     /// Ambient occlusion baked over the stack at compile; `None` (the default) bakes no light.
     pub texture_ao: Option<ground_layers::AmbientOcclusion>,
+    /// The generator recipe the map was made from (`[generator]` in `map.toml`), kept so it
+    /// can be run again with other settings.
+    pub generator: Option<recipe::Recipe>,
 }
 
 /// A layer handed to [`Map`] whose size does not match the map.
@@ -234,6 +238,7 @@ impl Map {
             water_presets: Vec::new(),
             texture_layers: Vec::new(),
             texture_ao: None,
+            generator: None,
         }
     }
 

@@ -10,7 +10,7 @@ mod flatten;
 mod grass;
 mod metal_dome;
 mod metal_paint;
-mod noise;
+pub(crate) mod noise;
 mod raise;
 mod ramp;
 mod restore;

@@ -11,7 +11,10 @@ pub static NOISE: Noise = Noise;
 
 static KERNEL: KernelSpec = KernelSpec {
     name: "noise",
-    wgsl: include_str!("../../../shaders/brush_noise.wgsl"),
+    wgsl: concat!(
+        include_str!("../../../shaders/noise_lib.wgsl"),
+        include_str!("../../../shaders/brush_noise.wgsl")
+    ),
     dab_loop: true,
     entries: &["main"],
     extras: &[],
@@ -39,7 +42,7 @@ fn gradient(ix: i32, iz: i32, seed: u32) -> [f32; 2] {
 }
 
 /// Gradient noise at `p` (lattice units), about -1..1. `noise` in `brush_noise.wgsl`.
-fn gradient_noise(p: [f32; 2], seed: u32) -> f32 {
+pub(crate) fn gradient_noise(p: [f32; 2], seed: u32) -> f32 {
     let (x0, z0) = (p[0].floor(), p[1].floor());
     let (fx, fz) = (p[0] - x0, p[1] - z0);
     let (ix, iz) = (x0 as i32, z0 as i32);

@@ -233,6 +233,7 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         water_presets: parts.water_presets,
         texture_layers,
         texture_ao: parts.texture_ao,
+        generator: parts.generator,
     };
     let undefined_types: Vec<u8> = {
         let mut seen = [false; 256];
@@ -412,6 +413,9 @@ fn recover_interrupted_save(dir: &Path) -> Option<std::path::PathBuf> {
     Some(best)
 }
 
+/// The generator recipe beside `map.toml` (`groundwork new --recipe` reads such a file).
+pub const GENERATOR_FILE: &str = "generator.toml";
+
 /// Every file of the project, `map.toml` last (a folder without it is not a finished save).
 fn write_project_files(map: &Map, dir: &Path) -> Result<(), FormatError> {
     let (hw, hh) = map.heights.dims();
@@ -435,6 +439,15 @@ fn write_project_files(map: &Map, dir: &Path) -> Result<(), FormatError> {
         }
     }
     write_bundled(&dir.join(BUNDLED_DIR), &map.bundled_files)?;
+    let recipe_path = dir.join(GENERATOR_FILE);
+    match &map.generator {
+        Some(r) => std::fs::write(&recipe_path, r.to_toml())
+            .map_err(|e| FormatError::io(&recipe_path, e))?,
+        None if recipe_path.exists() => {
+            std::fs::remove_file(&recipe_path).map_err(|e| FormatError::io(&recipe_path, e))?
+        }
+        None => {}
+    }
     let toml_path = dir.join(PROJECT_FILE);
     std::fs::write(&toml_path, schema::project_toml_text(map))
         .map_err(|e| FormatError::io(&toml_path, e))

@@ -28,6 +28,7 @@ pub struct ProjectParts {
     pub texture_layers: Vec<TextureLayer>,
     /// `[texture] ambient_occlusion`.
     pub texture_ao: Option<crate::map::ground_layers::AmbientOcclusion>,
+    pub generator: Option<crate::map::recipe::Recipe>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -57,6 +58,9 @@ pub struct ProjectToml {
     /// How the editor works on the map (not part of the compiled map).
     #[serde(default, skip_serializing_if = "is_default")]
     editor: EditorSection,
+    /// The generator recipe the map was made from (also written as `generator.toml`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    generator: Option<crate::map::recipe::Recipe>,
 }
 
 /// `[editor]`: the editor's state that belongs to the map.
@@ -329,6 +333,13 @@ impl ProjectToml {
             water_presets,
             texture_layers: self.texture.to_layers()?,
             texture_ao: self.texture.ambient_occlusion()?,
+            generator: match self.generator {
+                Some(r) => {
+                    r.check().map_err(|e| format!("[generator] {e}"))?;
+                    Some(r)
+                }
+                None => None,
+            },
         })
     }
 
@@ -406,6 +417,7 @@ impl ProjectToml {
                     })
                     .collect(),
             },
+            generator: map.generator.clone(),
         }
     }
 }

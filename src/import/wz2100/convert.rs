@@ -446,6 +446,7 @@ pub fn convert(
         water_presets: Vec::new(),
         texture_layers: Vec::new(),
         texture_ao: None,
+        generator: None,
     };
     Ok((out, report))
 }
