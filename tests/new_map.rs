@@ -75,7 +75,7 @@ fn a_bad_request_is_one_line_and_no_files() {
             "multiple of 2",
         ),
         (vec!["--symmetry", "rotate-5"], "rotate"),
-        (vec!["--terrain", "islands"], "only flat"),
+        (vec!["--terrain", "marsh"], "valley-lane"),
         (vec!["--min-height", "-10"], "without water"),
     ] {
         let out = dir.path().join("Bad");
