@@ -9,7 +9,8 @@ use std::collections::VecDeque;
 use super::GridRect;
 use super::layer::{LayerId, to_byte};
 use crate::map::ground_layers::TextureLayer;
-use crate::map::{Grid, Map, MapSettings, Team};
+use crate::map::recipe::Recipe;
+use crate::map::{Feature, Grid, Map, MapSettings, Team};
 
 /// The undo budget the editor uses: 512 MiB (a 32 x 32 map's whole heightmap, before and
 /// after, is 128 MiB).
@@ -32,7 +33,7 @@ impl TileValues {
         }
     }
 
-    fn to_f32(&self) -> Vec<f32> {
+    pub fn to_f32(&self) -> Vec<f32> {
         match self {
             TileValues::Heights(v) => v.clone(),
             TileValues::Bytes(v) => v.iter().map(|&b| b as f32).collect(),
@@ -95,6 +96,8 @@ pub struct EditState {
     pub settings: MapSettings,
     pub teams: Vec<Team>,
     pub texture: TextureStack,
+    pub features: Vec<Feature>,
+    pub generator: Option<Recipe>,
 }
 
 impl EditState {
@@ -104,6 +107,8 @@ impl EditState {
         EditState {
             settings: map.settings.clone(),
             teams: map.teams.clone(),
+            features: map.features.clone(),
+            generator: map.generator.clone(),
             texture: TextureStack {
                 layers: l
                     .iter()
@@ -132,9 +137,11 @@ impl EditState {
     }
 
     /// Puts this state on `map`; masks the state does not hold stay by place.
-    fn restore(&self, map: &mut Map) {
+    pub fn restore(&self, map: &mut Map) {
         map.settings = self.settings.clone();
         map.teams = self.teams.clone();
+        map.features = self.features.clone();
+        map.generator = self.generator.clone();
         let mut kept: Vec<Option<Grid<u8>>> =
             map.texture_layers.drain(..).map(|l| l.mask).collect();
         map.texture_layers = self
@@ -154,12 +161,13 @@ impl EditState {
 
     /// Memory it holds: the masks', and a few KiB for the rest.
     fn bytes(&self) -> usize {
-        4096 + self.texture.masks.as_ref().map_or(0, |m| {
-            m.iter()
-                .flatten()
-                .map(|g| g.width() * g.height())
-                .sum::<usize>()
-        })
+        4096 + self.features.len() * std::mem::size_of::<Feature>()
+            + self.texture.masks.as_ref().map_or(0, |m| {
+                m.iter()
+                    .flatten()
+                    .map(|g| g.width() * g.height())
+                    .sum::<usize>()
+            })
     }
 }
 

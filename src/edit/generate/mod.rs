@@ -22,6 +22,8 @@ use super::stroke::Stroke;
 use super::symmetry::images;
 use super::tools::{ToolSettings, find};
 use super::{GridRect, LayerId};
+use crate::map::ground_layers::{Band, Breakup, Material, TextureLayer};
+use crate::map::materials::BuiltinMaterial;
 use crate::map::recipe::{Recipe, Step};
 use crate::map::{ELMOS_PER_SQUARE, Grid, GroundTexture, Map, SymmetryMode, Team};
 
@@ -190,6 +192,17 @@ pub fn generate(
     recipe: &Recipe,
     gpu: Option<&mut dyn GpuLayers>,
 ) -> Result<Outcome, String> {
+    generate_with(map, recipe, gpu, true)
+}
+
+/// [`generate`]; with `repaint` false the ground picture ("Original", under the layers) stays
+/// as it is (the editor's undo step keeps the picture out of its history).
+pub fn generate_with(
+    map: &mut Map,
+    recipe: &Recipe,
+    gpu: Option<&mut dyn GpuLayers>,
+    repaint: bool,
+) -> Result<Outcome, String> {
     recipe.check()?;
     let mode = map.symmetry;
     mode.check_map(map.size.width_units(), map.size.height_units())?;
@@ -283,10 +296,53 @@ pub fn generate(
             _ => {}
         }
     }
-    map.texture = GroundTexture::default_for_heights(map.size, &map.heights, &map.settings);
+    if repaint {
+        map.texture = GroundTexture::default_for_heights(map.size, &map.heights, &map.settings);
+    }
+    map.texture_layers = ground_layers(lo < 0.0);
     map.generator = Some(recipe.clone());
     outcome.notes = notes;
     Ok(outcome)
+}
+
+/// The texture layers a generated map gets, bottom first, all from rules so they follow the
+/// ground as it is sculpted: grass on gentle land, sand along the shore (with a sea), rock on
+/// slopes too steep to build on.
+pub fn ground_layers(sea: bool) -> Vec<TextureLayer> {
+    let builtin = |kind| Material::Builtin {
+        kind,
+        scale_elmos: 256.0,
+        tint: [1.0; 3],
+    };
+    let mut grass = TextureLayer::new("Grass", builtin(BuiltinMaterial::Grass));
+    grass.rules.slope_deg = Some(Band {
+        min: 0.0,
+        max: 12.0,
+        soft: 8.0,
+    });
+    grass.rules.noise = Some(Breakup {
+        seed: 1,
+        scale_elmos: 600.0,
+        amount: 0.35,
+    });
+    let mut out = vec![grass];
+    if sea {
+        let mut sand = TextureLayer::new("Sand", builtin(BuiltinMaterial::Sand));
+        sand.rules.near_water = Some(Band {
+            min: 0.0,
+            max: 48.0,
+            soft: 48.0,
+        });
+        out.push(sand);
+    }
+    let mut rock = TextureLayer::new("Rock", builtin(BuiltinMaterial::Rock));
+    rock.rules.slope_deg = Some(Band {
+        min: 24.0,
+        max: 90.0,
+        soft: 8.0,
+    });
+    out.push(rock);
+    out
 }
 
 /// Without a sea, the lowest ground ends this far above the water line (elmos).

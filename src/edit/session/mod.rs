@@ -10,12 +10,14 @@
 use std::sync::Arc;
 
 use super::GridRect;
+use super::generate::{Outcome, generate_with};
 use super::history::{Change, EditState, History, TilePatch, TileValues, Touched};
 use super::kernel::{CpuScratch, Dispatch, run_cpu};
 use super::layer::{LayerId, TileSet, tile_rect};
 use super::stroke::Stroke;
 use super::tools::{Tool, ToolSettings};
-use crate::map::{Grid, Map};
+use crate::map::recipe::Recipe;
+use crate::map::{Grid, GroundTexture, Map};
 
 /// The GPU copy of the layers, as the session needs it. `gpu::kernels` implements it over a
 /// map's scene.
@@ -819,6 +821,67 @@ impl Session {
             after,
             patches: Vec::new(),
         });
+    }
+
+    /// Runs the generator's `recipe` on the document as one undo step called `what`: the
+    /// heights, the metal, the start positions, the vents, the height range, the texture layers
+    /// and the recipe itself; the ground picture under the layers stays. The height steps run
+    /// on `gpu` when it runs kernels.
+    pub fn generate(
+        &mut self,
+        recipe: &Recipe,
+        what: &str,
+        mut gpu: Option<&mut dyn GpuLayers>,
+    ) -> Result<Outcome, String> {
+        if self.stroke.is_some() {
+            return Err("finish the stroke first".into());
+        }
+        self.end_live_edit();
+        // work on a copy without the ground picture (the biggest layer, and it stays)
+        let current = Arc::make_mut(&mut self.map);
+        let picture = std::mem::replace(&mut current.texture, GroundTexture::filled(1, 1, [0; 4]));
+        let mut work = current.clone();
+        current.texture = picture;
+        let outcome = generate_with(&mut work, recipe, reborrow(&mut gpu), false)?;
+        let before = EditState::of(&self.map);
+        let mut patches = Vec::new();
+        for layer in [LayerId::Heights, LayerId::Metal] {
+            let dims = layer.dims(&self.map);
+            let (tx, tz) = layer.tiles(&self.map);
+            for t in 0..tx * tz {
+                let rect = tile_rect(dims, t % tx, t / tx);
+                let was = layer.read_rect(&self.map, rect);
+                let now = layer.read_rect(&work, rect);
+                if was != now {
+                    patches.push(TilePatch {
+                        layer,
+                        rect,
+                        before: TileValues::from_f32(layer, was),
+                        after: TileValues::from_f32(layer, now),
+                    });
+                }
+            }
+        }
+        let map = Arc::make_mut(&mut self.map);
+        for p in &patches {
+            p.layer.write_rect(map, p.rect, &p.after.to_f32());
+        }
+        EditState::of(&work).restore(map);
+        let after = EditState::of(map);
+        let (before, after) = EditState::step(before, after);
+        if let Some(g) = gpu {
+            let rects: Vec<(LayerId, GridRect)> =
+                patches.iter().map(|p| (p.layer, p.rect)).collect();
+            upload(g, map, &rects);
+        }
+        self.history.push(Change::Edit {
+            what: what.to_string(),
+            before,
+            after,
+            patches,
+        });
+        self.revision += 1;
+        Ok(outcome)
     }
 
     /// Widens the height range to hold every height (after a stroke left it).
