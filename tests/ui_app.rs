@@ -629,6 +629,35 @@ fn file_new_makes_a_map_of_the_chosen_size_players_and_symmetry() {
     assert_eq!(map.teams.len(), 4);
     assert_eq!(map.symmetry, groundwork::map::SymmetryMode::MirrorXZ);
     assert!(doc.dirty(), "a new map is not saved yet");
+    assert!(map.generator.is_none() && map.metal.data().iter().all(|&b| b == 0));
+
+    // again, from the generator's hills: its ground, metal for every start, and the recipe
+    harness.get_by_label("File").click();
+    for _ in 0..3 {
+        step3(&mut harness);
+    }
+    harness.get_by_label("New map…").click();
+    step3(&mut harness);
+    harness.get_by_label("Generator").click();
+    step3(&mut harness);
+    harness.get_by_label("hills").click();
+    step3(&mut harness);
+    harness.get_by_label("Create").click();
+    step3(&mut harness);
+    // the first new map is not saved: the editor asks first
+    harness.get_by_label("Discard changes").click();
+    step_until(&mut harness, "the generated map opening", |h| {
+        h.state()
+            .document()
+            .is_some_and(|d| d.map().generator.is_some())
+    });
+    let doc = harness.state().document().unwrap();
+    let map = doc.map();
+    assert_eq!(map.teams.len(), 4);
+    let (lo, hi) = map.heights.min_max();
+    assert!(hi - lo > 30.0, "generated ground: {lo}..{hi}");
+    let spots = groundwork::edit::generate::placement::team_spots(map, 2000.0);
+    assert!(spots.iter().all(|&n| n >= 6), "{spots:?}");
 }
 
 fn step3(harness: &mut Harness<'_, EditorApp>) {

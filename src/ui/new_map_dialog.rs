@@ -1,6 +1,7 @@
 //! File > New: the size (BAR's usual sizes, or any even size up to 32 x 32), the height range
 //! and a start height, a sea level or no water, the players and the symmetry, a name and an
-//! author, and the ground flat or from a heightmap PNG. Create hands the request to the app,
+//! author, and the ground flat, from a heightmap PNG or from the generator (a preset and a
+//! seed: its ground, metal and vents). Create hands the request to the app,
 //! which builds the map on a worker thread; a request `new_map` refuses keeps the dialog open
 //! with the reason.
 
@@ -9,6 +10,7 @@ use std::path::PathBuf;
 use super::file_dialog::{Answer, FileDialogs, Pick, Request};
 use crate::edit::new_map::{BAR_SIZES, MAX_NEW_UNITS, MAX_PLAYERS, NewMap};
 use crate::map::SymmetryMode;
+use crate::map::recipe::{Preset, Recipe};
 
 #[derive(Debug, Default)]
 pub struct NewMapDialog {
@@ -19,6 +21,9 @@ pub struct NewMapDialog {
     sea_level_elmos: f32,
     /// The heightmap chosen (its path, and the image read from it).
     heightmap: Option<PathBuf>,
+    /// The generator's preset (`None`: flat or the heightmap), and its seed.
+    terrain: Option<Preset>,
+    seed: u32,
     picking: FileDialogs<()>,
     /// Why the last Create was refused, or the heightmap could not be read.
     pub error: Option<String>,
@@ -53,6 +58,18 @@ impl NewMapDialog {
             ),
             None => None,
         };
+        if let Some(p) = self.terrain {
+            if spec.heightmap.is_some() {
+                return Err(
+                    "a heightmap and the generator each make the ground: choose one".into(),
+                );
+            }
+            let mut r = Recipe::preset(p, self.seed);
+            if let Some(sea) = spec.sea_level_elmos {
+                r.set_sea_level(sea - spec.min_height_elmos);
+            }
+            spec.recipe = Some(r);
+        }
         Ok(spec)
     }
 
@@ -203,6 +220,29 @@ impl NewMapDialog {
                         if self.heightmap.is_some() && ui.button("Flat").clicked() {
                             self.heightmap = None;
                         }
+                    });
+                    ui.end_row();
+
+                    let l = ui.label("Generator").id;
+                    ui.horizontal(|ui| {
+                        let name =
+                            |t: Option<Preset>| t.map_or("off".to_string(), |p| p.to_string());
+                        egui::ComboBox::from_id_salt("new terrain")
+                            .selected_text(name(self.terrain))
+                            .show_ui(ui, |ui| {
+                                ui.selectable_value(&mut self.terrain, None, name(None));
+                                for p in Preset::ALL {
+                                    ui.selectable_value(&mut self.terrain, Some(p), name(Some(p)));
+                                }
+                            })
+                            .response
+                            .labelled_by(l);
+                        let sl = ui.label("seed").id;
+                        ui.add_enabled(
+                            self.terrain.is_some(),
+                            egui::DragValue::new(&mut self.seed).range(0..=999_999),
+                        )
+                        .labelled_by(sl);
                     });
                     ui.end_row();
                 });
