@@ -72,7 +72,7 @@ fn preset_makes_a_fair_map(preset: Preset) {
         "{preset}: heights not symmetric"
     );
     let (lo, hi) = map.heights.min_max();
-    assert!(hi - lo > 100.0, "{preset}: only {lo}..{hi} of relief");
+    assert!(hi - lo > 60.0, "{preset}: only {lo}..{hi} of relief");
     if preset.has_sea() {
         assert!(lo < -20.0, "{preset} has a sea: lowest {lo}");
     } else {

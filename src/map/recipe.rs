@@ -290,6 +290,8 @@ pub struct MetalStep {
     pub expansion_spots: u32,
     pub expansion_distance_elmos: f32,
     pub contested_spots: u32,
+    /// How far along the way from a start to the middle its contested spots lie (0..1).
+    pub contested_along: f32,
     pub income_per_spot: f32,
 }
 
@@ -301,6 +303,7 @@ impl Default for MetalStep {
             expansion_spots: 3,
             expansion_distance_elmos: 1300.0,
             contested_spots: 2,
+            contested_along: 0.62,
             income_per_spot: 2.0,
         }
     }
@@ -487,6 +490,7 @@ impl Step {
                 at_most(s.contested_spots, 8, "contested_spots")?;
                 pos(s.base_distance_elmos, "base_distance_elmos")?;
                 pos(s.expansion_distance_elmos, "expansion_distance_elmos")?;
+                unit(s.contested_along, "contested_along")?;
                 pos(s.income_per_spot, "income_per_spot")
             }
             Step::Vents(s) => {
@@ -553,7 +557,15 @@ impl Recipe {
             steps.push(Step::Coast(CoastStep::default()));
         }
         steps.push(Step::Starts(StartsStep::default()));
-        steps.push(Step::Metal(MetalStep::default()));
+        steps.push(Step::Metal(match preset {
+            // expansions on the start's own island, contested spots on the middle one
+            Preset::Islands => MetalStep {
+                expansion_distance_elmos: 800.0,
+                contested_along: 0.85,
+                ..MetalStep::default()
+            },
+            _ => MetalStep::default(),
+        }));
         steps.push(Step::Vents(VentsStep::default()));
         Recipe { seed, steps }
     }

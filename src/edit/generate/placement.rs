@@ -241,7 +241,7 @@ pub fn place_metal(
         let to_centre = dist(*s, centre);
         for j in 0..step.contested_spots {
             // along the way to the middle, either side of it
-            let along = 0.62 + 0.1 * (j / 2) as f32;
+            let along = (step.contested_along + 0.1 * (j / 2) as f32).min(0.95);
             let side = if j % 2 == 0 { 1.0 } else { -1.0 };
             let base = [
                 s[0] + (centre[0] - s[0]) * along,
