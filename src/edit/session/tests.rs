@@ -347,3 +347,45 @@ fn a_live_edit_is_one_step_without_the_masks() {
     s.end_live_edit();
     assert_eq!(s.history().undo_len(), 2);
 }
+
+#[test]
+fn a_generated_map_is_one_undo_step() {
+    use crate::map::recipe::{Preset, Recipe, Step};
+    let mut map = Map::new(MapSize::new(8, 8).unwrap(), MapSettings::default());
+    map.symmetry = crate::map::SymmetryMode::MirrorX;
+    let before = map.clone();
+    let mut s = Session::new(map);
+    let mut recipe = Recipe::preset(Preset::Hills, 3);
+    recipe
+        .steps
+        .retain(|s| !matches!(s, Step::ThermalErosion(_) | Step::HydraulicErosion(_)));
+    s.generate(&recipe, "generate hills", None).unwrap();
+    let m = s.map();
+    assert_ne!(m.heights, before.heights);
+    assert!(m.metal.data().iter().any(|&b| b > 0));
+    assert_eq!(m.teams.len(), 2);
+    assert!(
+        m.features
+            .iter()
+            .any(|f| f.name == crate::map::bar::GEOVENT)
+    );
+    assert_eq!(m.generator.as_ref(), Some(&recipe));
+    assert!(!m.texture_layers.is_empty());
+    assert_eq!(s.undo(None).as_deref(), Some("generate hills"));
+    let m = s.map();
+    assert_eq!(m.heights, before.heights);
+    assert_eq!(m.metal, before.metal);
+    assert_eq!(m.teams, before.teams);
+    assert_eq!(m.features, before.features);
+    assert!(m.generator.is_none() && m.texture_layers.is_empty());
+    assert_eq!(
+        (m.settings.min_height_elmos, m.settings.max_height_elmos),
+        (
+            before.settings.min_height_elmos,
+            before.settings.max_height_elmos
+        )
+    );
+    assert!(s.undo(None).is_none(), "one step");
+    s.redo(None);
+    assert_eq!(s.map().generator.as_ref(), Some(&recipe));
+}
