@@ -217,12 +217,7 @@ pub fn generate_with(
         })
         .collect();
     let isos = images(mode, map.size.width_elmos(), map.size.depth_elmos());
-    let starts: Vec<[f32; 2]> = map
-        .teams
-        .iter()
-        .map(|t| [t.start_x_elmos, t.start_z_elmos])
-        .collect();
-    let table = kernel::table(&starts, &isos);
+    let table = kernel::table(&placement::start_points(map), &isos);
     let dims = map.heights.dims();
     let whole = GridRect::new(0, 0, dims.0, dims.1);
 

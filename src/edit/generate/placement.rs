@@ -154,6 +154,14 @@ impl Site<'_> {
     }
 }
 
+/// Every start position, in team order (elmos).
+pub fn start_points(map: &Map) -> Vec<[f32; 2]> {
+    map.teams
+        .iter()
+        .map(|t| [t.start_x_elmos, t.start_z_elmos])
+        .collect()
+}
+
 /// The first-copy starts: one per group of copies (the generator lays out teams as each
 /// first-copy start followed by its images).
 pub fn sector_starts(map: &Map, copies: usize) -> Vec<[f32; 2]> {
@@ -184,11 +192,7 @@ pub fn place_metal(
 ) -> (usize, Vec<String>) {
     let copies = isos.len();
     let sector = sector_starts(map, copies);
-    let starts: Vec<[f32; 2]> = map
-        .teams
-        .iter()
-        .map(|t| [t.start_x_elmos, t.start_z_elmos])
-        .collect();
+    let starts = start_points(map);
     let r = map.settings.extractor_radius_elmos;
     let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
     let centre = [w * 0.5, d * 0.5];
@@ -284,11 +288,7 @@ pub fn place_vents(
 ) -> (usize, Vec<String>) {
     let copies = isos.len();
     let sector = sector_starts(map, copies);
-    let starts: Vec<[f32; 2]> = map
-        .teams
-        .iter()
-        .map(|t| [t.start_x_elmos, t.start_z_elmos])
-        .collect();
+    let starts = start_points(map);
     let spots: Vec<[f32; 2]> = map
         .metal_report()
         .spots
@@ -338,36 +338,34 @@ pub fn place_vents(
     (n, missed)
 }
 
+/// For each team, the T1 incomes of the spots BAR finds within `radius_elmos` of its start.
+fn spots_within(map: &Map, radius_elmos: f32) -> Vec<Vec<f32>> {
+    let spots = map.metal_report().spots;
+    start_points(map)
+        .into_iter()
+        .map(|start| {
+            spots
+                .iter()
+                .filter(|s| dist([s.x_elmos, s.z_elmos], start) <= radius_elmos)
+                .map(|s| s.t1_income)
+                .collect()
+        })
+        .collect()
+}
+
 /// Each team's tech-1 income (metal/s) from the spots BAR finds within `radius_elmos` of its
 /// start, in team order.
 pub fn team_income(map: &Map, radius_elmos: f32) -> Vec<f32> {
-    let spots = map.metal_report().spots;
-    map.teams
+    spots_within(map, radius_elmos)
         .iter()
-        .map(|t| {
-            spots
-                .iter()
-                .filter(|s| {
-                    dist([s.x_elmos, s.z_elmos], [t.start_x_elmos, t.start_z_elmos]) <= radius_elmos
-                })
-                .map(|s| s.t1_income)
-                .sum()
-        })
+        .map(|v| v.iter().sum())
         .collect()
 }
 
 /// How many spots BAR finds within `radius_elmos` of each start.
 pub fn team_spots(map: &Map, radius_elmos: f32) -> Vec<usize> {
-    let spots = map.metal_report().spots;
-    map.teams
+    spots_within(map, radius_elmos)
         .iter()
-        .map(|t| {
-            spots
-                .iter()
-                .filter(|s| {
-                    dist([s.x_elmos, s.z_elmos], [t.start_x_elmos, t.start_z_elmos]) <= radius_elmos
-                })
-                .count()
-        })
+        .map(Vec::len)
         .collect()
 }
