@@ -665,3 +665,79 @@ fn step3(harness: &mut Harness<'_, EditorApp>) {
         harness.step();
     }
 }
+
+#[test]
+fn map_resize_and_generate_are_one_undo_step_each() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    let size = |h: &Harness<'_, EditorApp>| h.state().document().unwrap().map().size.to_string();
+    assert_eq!(size(&harness), "8x8");
+    let features = harness.state().document().unwrap().map().features.len();
+
+    // Map > Resize: 12x12 about the centre; the view's GPU copy is made at the new size
+    harness.get_all_by_label("Map").next().unwrap().click();
+    step3(&mut harness);
+    harness.get_by_label("Resize…").click();
+    step3(&mut harness);
+    harness.get_by_label("New size").click();
+    step3(&mut harness);
+    harness.get_by_label("12x12").click();
+    step3(&mut harness);
+    harness.get_by_label("Resize").click();
+    step3(&mut harness);
+    assert_eq!(size(&harness), "12x12");
+    assert_eq!(harness.state().scene_heights_dims(), Some((769, 769)));
+    let map = harness.state().document().unwrap().map();
+    assert_eq!(
+        map.features.len(),
+        features,
+        "nothing falls off a bigger map"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step3(&mut harness);
+    assert_eq!(size(&harness), "8x8");
+    assert_eq!(harness.state().scene_heights_dims(), Some((513, 513)));
+
+    // Map > Generate: a preset, its preview, then Apply as one step
+    harness.get_all_by_label("Map").next().unwrap().click();
+    step3(&mut harness);
+    harness.get_by_label("Generate…").click();
+    step3(&mut harness);
+    harness.get_by_label("Start from").click();
+    step3(&mut harness);
+    harness.get_by_label("islands").click();
+    step3(&mut harness);
+    step_until(&mut harness, "the preview", |h| {
+        let w = h.state().generate_window();
+        !w.previewing()
+            && w.previewed().is_some_and(|(r, _)| {
+                r.base_preset() == Some(groundwork::map::recipe::Preset::Islands)
+            })
+    });
+    step3(&mut harness);
+    let mask = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1))
+    };
+    harness.mask(mask(0.0, 690.0, 1280.0, 770.0));
+    harness.mask(mask(700.0, 770.0, 1280.0, 800.0));
+    harness.snapshot_options(
+        "ui_generate_window",
+        &SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(4000),
+    );
+    let heights = harness.state().document().unwrap().map().heights.clone();
+    harness.get_by_label("Apply to the map").click();
+    step3(&mut harness);
+    let map = harness.state().document().unwrap().map();
+    assert!(map.generator.is_some());
+    assert_ne!(map.heights, heights);
+    let spots = groundwork::edit::generate::placement::team_spots(map, 2000.0);
+    assert!(spots.iter().all(|&n| n >= 6), "{spots:?}");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step3(&mut harness);
+    let map = harness.state().document().unwrap().map();
+    assert!(map.generator.is_none());
+    assert_eq!(map.heights, heights);
+}

@@ -9,6 +9,7 @@ mod info;
 pub mod lint;
 mod new;
 pub mod render;
+mod resize;
 
 use clap::{Parser, Subcommand};
 
@@ -42,6 +43,8 @@ enum Command {
     New(new::NewArgs),
     /// Draw a map offscreen (no window) and write a PNG.
     Render(render::RenderArgs),
+    /// Crop, extend or scale a project to another size, every layer with it.
+    Resize(resize::ResizeArgs),
 }
 
 /// The whole command line: the derived commands, and `import` built from the importers.
@@ -75,6 +78,7 @@ pub fn run() -> i32 {
         Some(Command::Lint(a)) => lint::run(a),
         Some(Command::New(a)) => new::run(a),
         Some(Command::Render(a)) => render::run(a),
+        Some(Command::Resize(a)) => resize::run(a),
     };
     exit_code(result)
 }

@@ -53,7 +53,7 @@ pub struct NewArgs {
 }
 
 /// `12x12` as (12, 12).
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("--size {s:?}: give map units as WIDTHxDEPTH, for example 12x12");
     let (a, b) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     Ok((

@@ -1,10 +1,12 @@
 //! Undo and redo. A step is the touched 64 x 64 tiles of each layer, before and after (so a
 //! four-way mirrored stroke in four corners costs four small patches, not the whole map), a
 //! change of the height range, or an edit of the settings, start positions and texture stack
-//! (whose painted masks are kept only when the edit added, removed, moved or repainted them). The stacks are capped in bytes; when a new step goes over the
+//! (whose painted masks are kept only when the edit added, removed, moved or repainted them),
+//! or a whole document before and after (a resize, which changes every layer's size). The stacks are capped in bytes; when a new step goes over the
 //! budget the oldest steps are dropped first, each in O(1).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use super::GridRect;
 use super::layer::{LayerId, to_byte};
@@ -78,6 +80,48 @@ pub enum Change {
         after: Box<EditState>,
         patches: Vec<TilePatch>,
     },
+    /// The whole document (a resize): the maps before and after, shared, and the heights the
+    /// restore tool goes back to at each size.
+    Document {
+        what: String,
+        before: WholeMap,
+        after: WholeMap,
+    },
+}
+
+/// A whole document an undo step keeps: the map and the restore tool's heights at its size.
+/// Steps compare equal when they hold the same maps.
+#[derive(Clone, Debug)]
+pub struct WholeMap {
+    pub map: Arc<Map>,
+    pub original_heights: Arc<Grid<f32>>,
+}
+
+impl PartialEq for WholeMap {
+    fn eq(&self, other: &WholeMap) -> bool {
+        Arc::ptr_eq(&self.map, &other.map)
+            && Arc::ptr_eq(&self.original_heights, &other.original_heights)
+    }
+}
+
+impl WholeMap {
+    /// Memory the map holds: its layers, masks and picture.
+    fn bytes(&self) -> usize {
+        let m = &self.map;
+        let masks: usize = m
+            .texture_layers
+            .iter()
+            .filter_map(|l| l.mask.as_ref())
+            .map(|g| g.width() * g.height())
+            .sum();
+        m.heights.data().len() * 4
+            + self.original_heights.data().len() * 4
+            + m.metal.data().len()
+            + m.types.data().len()
+            + m.grass.data().len()
+            + m.texture.rgba().len()
+            + masks
+    }
 }
 
 /// The texture stack as an edit step keeps it: the layers without their painted masks, and
@@ -176,6 +220,9 @@ impl EditState {
 pub enum Touched {
     Tiles(Vec<(LayerId, GridRect)>),
     Settings,
+    /// Everything, maybe at another size: the GPU copy is made again; the restore tool's
+    /// heights are these.
+    Document(Arc<Grid<f32>>),
 }
 
 impl Change {
@@ -208,6 +255,11 @@ impl Change {
                 }
                 Touched::Tiles(patches.iter().map(|p| (p.layer, p.rect)).collect())
             }
+            Change::Document { before, after, .. } => {
+                let state = if forward { after } else { before };
+                *map = (*state.map).clone();
+                Touched::Document(state.original_heights.clone())
+            }
         }
     }
 
@@ -234,6 +286,7 @@ impl Change {
                         })
                         .sum::<usize>()
             }
+            Change::Document { before, after, .. } => before.bytes() + after.bytes(),
         }
     }
 
@@ -250,7 +303,7 @@ impl Change {
             Change::HeightRange { after, .. } => {
                 format!("height range {:.0} .. {:.0} elmos", after.0, after.1)
             }
-            Change::Edit { what, .. } => what.clone(),
+            Change::Edit { what, .. } | Change::Document { what, .. } => what.clone(),
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod lua_value;
 pub mod materials;
 pub mod metal;
 pub mod recipe;
+pub mod resize;
 pub mod settings;
 pub mod size;
 pub mod symmetry;

@@ -627,6 +627,31 @@ impl Recipe {
     }
 
     /// The recipe as its own TOML file.
+    /// The same recipe for a miniature `factor` times the map's size: every setting in elmos
+    /// (distances and heights alike, so slopes stay) scaled by `factor`. The editor's preview
+    /// runs it on a small map of the same shape.
+    pub fn scaled(&self, factor: f32) -> Recipe {
+        let mut steps = Vec::with_capacity(self.steps.len());
+        for step in &self.steps {
+            let scaled = match toml::Value::try_from(step) {
+                Ok(toml::Value::Table(mut t)) => {
+                    for (k, v) in t.iter_mut() {
+                        if let (true, toml::Value::Float(f)) = (k.ends_with("_elmos"), &mut *v) {
+                            *f *= factor as f64;
+                        }
+                    }
+                    toml::Value::Table(t).try_into::<Step>().ok()
+                }
+                _ => None,
+            };
+            steps.push(scaled.unwrap_or_else(|| step.clone()));
+        }
+        Recipe {
+            seed: self.seed,
+            steps,
+        }
+    }
+
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a recipe always serializes")
     }
@@ -661,6 +686,33 @@ mod tests {
                 ..NoiseStep::default()
             })]
         );
+    }
+
+    #[test]
+    fn scaling_a_recipe_scales_its_elmos_and_nothing_else() {
+        let r = Recipe::preset(Preset::Islands, 5);
+        let half = r.scaled(0.5);
+        assert_eq!(half.steps.len(), r.steps.len());
+        let mut elmos = 0;
+        for (a, b) in r.steps.iter().zip(&half.steps) {
+            let (toml::Value::Table(a), toml::Value::Table(b)) = (
+                toml::Value::try_from(a).unwrap(),
+                toml::Value::try_from(b).unwrap(),
+            ) else {
+                panic!("steps are tables")
+            };
+            for (k, v) in &a {
+                match (v, &b[k]) {
+                    (toml::Value::Float(x), toml::Value::Float(y)) if k.ends_with("_elmos") => {
+                        elmos += 1;
+                        assert!((x * 0.5 - y).abs() < 1e-3, "{k}: {x} -> {y}");
+                    }
+                    (x, y) => assert_eq!(x, y, "{k}"),
+                }
+            }
+        }
+        assert!(elmos >= 10, "{elmos} settings in elmos");
+        assert_eq!(r.scaled(1.0), r);
     }
 
     #[test]

@@ -11,12 +11,13 @@ use std::sync::Arc;
 
 use super::GridRect;
 use super::generate::{Outcome, generate_with};
-use super::history::{Change, EditState, History, TilePatch, TileValues, Touched};
+use super::history::{Change, EditState, History, TilePatch, TileValues, Touched, WholeMap};
 use super::kernel::{CpuScratch, Dispatch, run_cpu};
 use super::layer::{LayerId, TileSet, tile_rect};
 use super::stroke::Stroke;
 use super::tools::{Tool, ToolSettings};
 use crate::map::recipe::Recipe;
+use crate::map::resize::{Resize, Resized, resize, resize_heights};
 use crate::map::{Grid, GroundTexture, Map};
 
 /// The GPU copy of the layers, as the session needs it. `gpu::kernels` implements it over a
@@ -119,6 +120,9 @@ pub struct Session {
     scratch: CpuScratch,
     /// A live edit in progress (a slider held): its name and the state before it began.
     live: Option<(String, EditState)>,
+    /// Bumped whenever the whole document is replaced (a resize, its undo and redo): the
+    /// GPU copy has to be made again.
+    replacements: u64,
 }
 
 impl Session {
@@ -133,6 +137,7 @@ impl Session {
             stroke: None,
             scratch: CpuScratch::default(),
             live: None,
+            replacements: 0,
         }
     }
 
@@ -517,8 +522,17 @@ impl Session {
             self.history.undo(map)?
         };
         self.revision += 1;
-        if let (Some(g), Touched::Tiles(rects)) = (gpu, touched) {
-            upload(g, map, &rects);
+        match touched {
+            Touched::Tiles(rects) => {
+                if let Some(g) = gpu {
+                    upload(g, map, &rects);
+                }
+            }
+            Touched::Document(original) => {
+                self.original_heights = original;
+                self.replacements += 1;
+            }
+            Touched::Settings => {}
         }
         Some(what)
     }
@@ -882,6 +896,43 @@ impl Session {
         });
         self.revision += 1;
         Ok(outcome)
+    }
+
+    /// How many times the whole document has been replaced (a resize, its undo or redo);
+    /// when this changes, the GPU copy of the map has to be made again.
+    pub fn replacements(&self) -> u64 {
+        self.replacements
+    }
+
+    /// Resizes the map (Map > Resize) as one undo step: every layer, the features and the
+    /// starts move with it, and the restore tool's heights too. Returns what the mapmaker
+    /// should know (features dropped, starts moved). The GPU copy must be made again
+    /// ([`Session::replacements`] changes).
+    pub fn resize(&mut self, request: Resize) -> Result<Vec<String>, String> {
+        if self.stroke.is_some() {
+            return Err("finish the stroke first".into());
+        }
+        self.end_live_edit();
+        let Resized { map, notes } = resize(&self.map, request)?;
+        let original = resize_heights(&self.original_heights, self.map.size, request);
+        let before = WholeMap {
+            map: self.map.clone(),
+            original_heights: self.original_heights.clone(),
+        };
+        let after = WholeMap {
+            map: Arc::new(map),
+            original_heights: Arc::new(original),
+        };
+        self.map = after.map.clone();
+        self.original_heights = after.original_heights.clone();
+        self.history.push(Change::Document {
+            what: format!("resize to {}", request.size),
+            before,
+            after,
+        });
+        self.revision += 1;
+        self.replacements += 1;
+        Ok(notes)
     }
 
     /// Widens the height range to hold every height (after a stroke left it).

@@ -389,3 +389,46 @@ fn a_generated_map_is_one_undo_step() {
     s.redo(None);
     assert_eq!(s.map().generator.as_ref(), Some(&recipe));
 }
+
+#[test]
+fn a_resize_is_one_undo_step_and_a_stroke_after_it_works_at_the_new_size() {
+    use crate::map::resize::{Anchor, Resize, ResizeHow};
+    let mut s = session();
+    paint(&mut s, "raise", &[[300.0, 300.0], [500.0, 400.0]]);
+    let before = s.map().clone();
+    let steps = s.history().undo_len();
+    let replaced = s.replacements();
+    let request = Resize {
+        size: MapSize::new(6, 4).unwrap(),
+        how: ResizeHow::Canvas {
+            x: Anchor::End,
+            z: Anchor::Start,
+        },
+    };
+    let notes = s.resize(request).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(s.map().size, request.size);
+    s.map().check_layers().unwrap();
+    assert_eq!(s.original_heights().dims(), s.map().heights.dims());
+    assert_eq!(s.history().undo_len(), steps + 1);
+    assert_ne!(s.replacements(), replaced);
+    // the old 2-unit map sits at the right of the 6 units: 4 units (256 squares) along
+    let (w, h) = before.heights.dims();
+    for z in (0..h).step_by(7) {
+        for x in (0..w).step_by(7) {
+            assert_eq!(s.map().heights.get(x + 256, z), before.heights.get(x, z));
+        }
+    }
+    // a stroke at the new size, undone, then the resize undone
+    paint(&mut s, "raise", &[[800.0, 1000.0]]);
+    assert!(s.map().heights.get(100, 125) > before.heights.get(0, 125));
+    s.undo(None).unwrap();
+    assert_eq!(s.undo(None).unwrap(), "resize to 6x4");
+    assert_eq!(s.map().size, before.size);
+    assert_eq!(s.map().heights, before.heights);
+    assert_eq!(s.original_heights().dims(), before.heights.dims());
+    s.redo(None).unwrap();
+    assert_eq!(s.map().size, request.size);
+    assert_eq!(s.original_heights().dims(), s.map().heights.dims());
+    assert!(s.resize(request).is_err(), "already that size");
+}

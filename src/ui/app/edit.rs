@@ -1,5 +1,6 @@
 //! The editor's document-changing commands outside strokes: undo and redo, heightmap import and
-//! export, the symmetry mode, and the question a stroke asks when it leaves the height range.
+//! export, the symmetry mode, Map > Resize and Map > Generate, and the question a stroke asks
+//! when it leaves the height range.
 
 use super::{EditorApp, GpuState};
 use crate::gpu::{MapScene, SceneLayers};
@@ -79,6 +80,80 @@ impl EditorApp {
                 .info(format!("{} {w}", if redo { "redid" } else { "undid" }));
             if let Some(scene) = &mut self.scene {
                 scene.apply_settings(&doc.map().settings);
+            }
+        }
+    }
+
+    /// Makes the GPU copy of the map again when the session replaced the whole document (a
+    /// resize, or its undo or redo), and frames the view on it.
+    pub(super) fn follow_replacements(&mut self) {
+        let Some(doc) = &self.doc else { return };
+        if doc.session.replacements() == self.scene_replacements {
+            return;
+        }
+        self.scene_replacements = doc.session.replacements();
+        if let Some(gpu) = &self.gpu {
+            match MapScene::new(&gpu.ctx, &gpu.renderer.layouts, doc.map(), &mut |_, _| {}) {
+                Ok(s) => self.scene = Some(s),
+                Err(e) => {
+                    self.scene = None;
+                    self.log.error(format!("the view cannot show the map: {e}"));
+                }
+            }
+        }
+        self.viewport.frame_map(doc.map());
+        self.minimap.invalidate();
+        self.metal.invalidate();
+        self.range_offer = None;
+    }
+
+    /// Map > Resize and Map > Generate: shows whichever is open and carries out what it asks.
+    pub(super) fn map_windows(&mut self, ctx: &egui::Context) {
+        let Some(doc) = &mut self.doc else { return };
+        let size = doc.map().size;
+        if let Some(request) = self.resize.ui(ctx, size) {
+            match doc.session.resize(request) {
+                Ok(notes) => {
+                    self.resize.open = false;
+                    self.log.info(format!(
+                        "resized the map from {size} to {} (Ctrl+Z undoes)",
+                        request.size
+                    ));
+                    for n in notes {
+                        self.log.warn(n);
+                    }
+                    self.follow_replacements();
+                }
+                Err(e) => self.resize.error = Some(e),
+            }
+        }
+        let Some(doc) = &mut self.doc else { return };
+        if let Some(recipe) = self.generate.ui(ctx, doc.map()) {
+            let t0 = std::time::Instant::now();
+            let mut layers = scene_layers(&mut self.scene, &self.gpu);
+            let gpu = layers
+                .as_mut()
+                .map(|l| l as &mut dyn crate::edit::GpuLayers);
+            match doc.session.generate(&recipe, "generate the map", gpu) {
+                Ok(outcome) => {
+                    self.log.info(format!(
+                        "generated the map in {:.1} s ({}): {} metal spots, {} vents (Ctrl+Z undoes)",
+                        t0.elapsed().as_secs_f32(),
+                        if outcome.on_gpu { "GPU" } else { "CPU" },
+                        outcome.spots,
+                        outcome.vents
+                    ));
+                    for n in outcome.notes {
+                        self.log.warn(n);
+                    }
+                    if let (Some(scene), Some(gpu)) = (&mut self.scene, &self.gpu) {
+                        scene.apply_settings(&doc.map().settings);
+                        scene.set_markers(&gpu.ctx, doc.map());
+                    }
+                    self.minimap.invalidate();
+                    self.metal.invalidate();
+                }
+                Err(e) => self.log.error(format!("generate: {e}")),
             }
         }
     }

@@ -134,6 +134,24 @@ impl EditorApp {
                     self.undo(true);
                 }
             });
+            ui.menu_button("Map", |ui| {
+                let map = self.doc.as_ref().map(|d| d.map());
+                if ui
+                    .add_enabled(map.is_some(), egui::Button::new("Resize…"))
+                    .clicked()
+                    && let Some(m) = map
+                {
+                    self.resize.show(m.size);
+                }
+                if ui
+                    .add_enabled(map.is_some(), egui::Button::new("Generate…"))
+                    .on_hover_text("the generator's recipe, step by step, with a live preview")
+                    .clicked()
+                    && let Some(m) = map
+                {
+                    self.generate.show(m);
+                }
+            });
             ui.menu_button("View", |ui| {
                 if let Some(doc) = &self.doc {
                     if ui.button("Frame the whole map  (F)").clicked() {

@@ -88,6 +88,12 @@ pub struct EditorApp {
     right_tab: RightTab,
     /// File > New.
     new_map: super::new_map_dialog::NewMapDialog,
+    /// Map > Resize.
+    resize: super::resize_dialog::ResizeDialog,
+    /// Map > Generate.
+    generate: super::generate_window::GenerateWindow,
+    /// The session's [`crate::edit::Session::replacements`] the GPU scene was made at.
+    scene_replacements: u64,
     minimap: MinimapPanel,
     metal: MetalPanel,
     status: StatusBar,
@@ -179,6 +185,9 @@ impl EditorApp {
             layers: LayersPanel::default(),
             right_tab: RightTab::default(),
             new_map: Default::default(),
+            resize: Default::default(),
+            generate: Default::default(),
+            scene_replacements: 0,
             minimap: MinimapPanel::default(),
             metal: MetalPanel::default(),
             status: StatusBar,
@@ -247,6 +256,19 @@ impl EditorApp {
     /// The open document, if any.
     pub fn document(&self) -> Option<&Document> {
         self.doc.as_ref()
+    }
+
+    /// Map > Generate's window, for tests: whether a preview is being made, and the last one.
+    pub fn generate_window(&self) -> &crate::ui::generate_window::GenerateWindow {
+        &self.generate
+    }
+
+    /// The GPU copy of the map: its heightmap's size in vertices (`None` without a GPU).
+    pub fn scene_heights_dims(&self) -> Option<(u32, u32)> {
+        self.scene.as_ref().map(|s| {
+            let t = s.layer(crate::edit::layer::LayerId::Heights);
+            (t.width(), t.height())
+        })
     }
 
     /// The window title the app asks for.
@@ -475,6 +497,9 @@ impl EditorApp {
                 self.metal.invalidate();
                 self.properties.new_map();
                 self.layers.new_map();
+                self.scene_replacements = doc.session.replacements();
+                self.generate.open = false;
+                self.resize.open = false;
                 self.doc = Some(doc);
                 self.scene = scene.map(|s| *s);
             }
@@ -831,6 +856,7 @@ impl eframe::App for EditorApp {
                     }
                 }
             });
+        self.follow_replacements();
         egui::CentralPanel::no_frame().show(ui, |ui| {
             match (&mut self.doc, &mut self.scene, &self.gpu) {
                 (Some(doc), Some(scene), Some(gpu)) => {
@@ -892,6 +918,7 @@ impl eframe::App for EditorApp {
         if let Some(spec) = self.new_map.ui(&ctx) {
             self.request(Pending::Open(Source::New(Box::new(spec))), &ctx);
         }
+        self.map_windows(&ctx);
         self.import_chooser(&ctx);
         self.range_dialog(&ctx);
         self.discard_dialog(&ctx);
