@@ -13,6 +13,7 @@
 //! - [`assets`]: what the editor ships with (the starter map).
 //! - [`cli`]: the headless commands.
 
+pub mod analyze;
 pub mod assets;
 pub mod cli;
 pub mod compile;

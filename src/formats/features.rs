@@ -73,6 +73,12 @@ pub fn defined_feature_names(files: &[BundledFile]) -> FeatureNames {
 /// The feature names of the game installed in `data_dir` (BAR's data folder): every
 /// `games/*.sdd` checkout, and the newest rapid package. `None` when neither is there.
 pub fn game_feature_names(data_dir: &Path) -> Option<FeatureNames> {
+    game_files(data_dir, is_definition).map(|files| defined_feature_names(&files))
+}
+
+/// The game's files whose archive paths `want` accepts, from every `games/*.sdd` checkout in
+/// `data_dir` and the newest rapid package (64 MiB in all). `None` when neither is there.
+pub fn game_files(data_dir: &Path, want: fn(&str) -> bool) -> Option<Vec<BundledFile>> {
     let mut files = Vec::new();
     let mut found = false;
     if let Ok(games) = std::fs::read_dir(data_dir.join("games")) {
@@ -80,26 +86,27 @@ pub fn game_feature_names(data_dir: &Path) -> Option<FeatureNames> {
             let p = g.path();
             if p.is_dir() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sdd")) {
                 found = true;
-                collect_dir(&p, &p.join("features"), &mut files);
+                collect_dir(&p, &p, want, &mut files);
             }
         }
     }
     if let Some(pkg) = newest_package(data_dir) {
         found = true;
-        files.extend(rapid_definitions(data_dir, &pkg));
+        files.extend(rapid_files(data_dir, &pkg, want));
     }
-    found.then(|| defined_feature_names(&files))
+    found.then_some(files)
 }
 
-/// Definition files under `dir`, as archive paths relative to `root`, at most 64 MiB in all.
-fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<BundledFile>) {
+/// The files under `dir` that `want` accepts, as archive paths relative to `root`, at most
+/// 64 MiB in all.
+fn collect_dir(root: &Path, dir: &Path, want: fn(&str) -> bool, out: &mut Vec<BundledFile>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
-            collect_dir(root, &p, out);
+            collect_dir(root, &p, want, out);
             continue;
         }
         let Ok(rel) = p.strip_prefix(root) else {
@@ -107,7 +114,7 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<BundledFile>) {
         };
         let path = rel.to_string_lossy().replace('\\', "/");
         let total: usize = out.iter().map(|f| f.len() as usize).sum();
-        if !is_definition(&path) || total > 64 << 20 {
+        if !want(&path) || total > 64 << 20 {
             continue;
         }
         if let Ok(data) = std::fs::read(&p) {
@@ -166,15 +173,15 @@ fn read_rapid_package(gz: &[u8]) -> Vec<RapidEntry> {
     out
 }
 
-/// The package's feature definitions, read from the pool (each gzipped, at most 4 MiB).
-fn rapid_definitions(data_dir: &Path, package: &Path) -> Vec<BundledFile> {
+/// The package's files that `want` accepts, read from the pool (each gzipped, at most 4 MiB).
+fn rapid_files(data_dir: &Path, package: &Path, want: fn(&str) -> bool) -> Vec<BundledFile> {
     let Ok(list) = std::fs::read(package) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for e in read_rapid_package(&list)
         .into_iter()
-        .filter(|e| is_definition(&e.path))
+        .filter(|e| want(&e.path))
     {
         let hex: String = e.md5.iter().map(|b| format!("{b:02x}")).collect();
         let file = data_dir

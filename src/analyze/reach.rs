@@ -1,0 +1,242 @@
+//! Reachability over one class's passable squares: connected regions (8 neighbours), and
+//! path distances in elmos from a square (Dijkstra, 8 elmos a straight step, 8 x sqrt 2 a
+//! diagonal one).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::passability::Passability;
+
+/// Elmos a square.
+const SQUARE_ELMOS: f32 = 8.0;
+/// Path lengths are counted in thousandths of a square.
+const STRAIGHT_COST: u32 = 1000;
+const DIAGONAL_COST: u32 = 1414;
+
+const NEIGHBOURS: [(i64, i64, u32); 8] = [
+    (1, 0, STRAIGHT_COST),
+    (-1, 0, STRAIGHT_COST),
+    (0, 1, STRAIGHT_COST),
+    (0, -1, STRAIGHT_COST),
+    (1, 1, DIAGONAL_COST),
+    (1, -1, DIAGONAL_COST),
+    (-1, 1, DIAGONAL_COST),
+    (-1, -1, DIAGONAL_COST),
+];
+
+/// The connected regions of a class's passable squares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Regions {
+    /// Per square: 0 blocked, else its region's number (1-based).
+    pub label: Vec<u32>,
+    /// Squares per region; `sizes[k]` is region k + 1's.
+    pub sizes: Vec<usize>,
+}
+
+impl Regions {
+    pub fn of(pass: &Passability) -> Regions {
+        let (w, h) = (pass.mapx, pass.mapy);
+        let mut label = vec![0u32; w * h];
+        let mut sizes = Vec::new();
+        let mut queue = VecDeque::new();
+        for start in 0..w * h {
+            if label[start] != 0 || !pass.states[start].passable() {
+                continue;
+            }
+            let id = sizes.len() as u32 + 1;
+            label[start] = id;
+            queue.push_back(start);
+            let mut n = 0;
+            while let Some(i) = queue.pop_front() {
+                n += 1;
+                let (x, z) = ((i % w) as i64, (i / w) as i64);
+                for (dx, dz, _) in NEIGHBOURS {
+                    let (nx, nz) = (x + dx, z + dz);
+                    if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
+                        continue;
+                    }
+                    let j = nz as usize * w + nx as usize;
+                    if label[j] == 0 && pass.states[j].passable() {
+                        label[j] = id;
+                        queue.push_back(j);
+                    }
+                }
+            }
+            sizes.push(n);
+        }
+        Regions { label, sizes }
+    }
+
+    /// The region of square (x, z), or 0 when it is blocked.
+    pub fn at(&self, w: usize, x: usize, z: usize) -> u32 {
+        self.label[z * w + x]
+    }
+}
+
+/// The square holding a point in elmos, clamped to the map.
+pub fn square_of(pass: &Passability, x_elmos: f32, z_elmos: f32) -> (usize, usize) {
+    let c = |v: f32, n: usize| ((v / SQUARE_ELMOS).floor().max(0.0) as usize).min(n - 1);
+    (c(x_elmos, pass.mapx), c(z_elmos, pass.mapy))
+}
+
+/// The passable square nearest (x, z) within `reach` squares (a start or a spot on a rock
+/// still counts from the ground beside it), or `None`.
+pub fn nearest_passable(
+    pass: &Passability,
+    x: usize,
+    z: usize,
+    reach: usize,
+) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, (usize, usize))> = None;
+    let r = reach as i64;
+    for dz in -r..=r {
+        for dx in -r..=r {
+            let (nx, nz) = (x as i64 + dx, z as i64 + dz);
+            if nx < 0 || nz < 0 || nx >= pass.mapx as i64 || nz >= pass.mapy as i64 {
+                continue;
+            }
+            let d = (dx * dx + dz * dz) as usize;
+            if pass.passable(nx as usize, nz as usize) && best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, (nx as usize, nz as usize)));
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// Path distances in elmos from square `from` to every square, `f32::INFINITY` where it
+/// cannot go; the search stops past `max_elmos`, leaving farther squares infinite.
+pub fn path_distances(pass: &Passability, from: (usize, usize), max_elmos: f32) -> Vec<f32> {
+    let (w, h) = (pass.mapx, pass.mapy);
+    let mut cost = vec![u32::MAX; w * h];
+    let start = from.1 * w + from.0;
+    let limit = (max_elmos / SQUARE_ELMOS * STRAIGHT_COST as f32).min(u32::MAX as f32 / 2.0) as u32;
+    if pass.states[start].passable() {
+        let mut heap = BinaryHeap::new();
+        cost[start] = 0;
+        heap.push(Reverse((0u32, start as u32)));
+        while let Some(Reverse((c, i))) = heap.pop() {
+            let i = i as usize;
+            if c > cost[i] || c > limit {
+                continue;
+            }
+            let (x, z) = ((i % w) as i64, (i / w) as i64);
+            for (dx, dz, step) in NEIGHBOURS {
+                let (nx, nz) = (x + dx, z + dz);
+                if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
+                    continue;
+                }
+                let j = nz as usize * w + nx as usize;
+                let nc = c + step;
+                if nc < cost[j] && pass.states[j].passable() {
+                    cost[j] = nc;
+                    heap.push(Reverse((nc, j as u32)));
+                }
+            }
+        }
+    }
+    cost.into_iter()
+        .map(|c| {
+            if c == u32::MAX || c > limit {
+                f32::INFINITY
+            } else {
+                c as f32 / STRAIGHT_COST as f32 * SQUARE_ELMOS
+            }
+        })
+        .collect()
+}
+
+/// The path distance in elmos from `from` to the nearest of `targets` (square indices), or
+/// `None` when none can be reached.
+pub fn path_to_nearest(pass: &Passability, from: (usize, usize), targets: &[usize]) -> Option<f32> {
+    let (w, h) = (pass.mapx, pass.mapy);
+    let start = from.1 * w + from.0;
+    if !pass.states[start].passable() || targets.is_empty() {
+        return None;
+    }
+    let mut is_target = vec![false; w * h];
+    for &t in targets {
+        is_target[t] = true;
+    }
+    let mut cost = vec![u32::MAX; w * h];
+    let mut heap = BinaryHeap::new();
+    cost[start] = 0;
+    heap.push(Reverse((0u32, start as u32)));
+    while let Some(Reverse((c, i))) = heap.pop() {
+        let i = i as usize;
+        if c > cost[i] {
+            continue;
+        }
+        if is_target[i] {
+            return Some(c as f32 / STRAIGHT_COST as f32 * SQUARE_ELMOS);
+        }
+        let (x, z) = ((i % w) as i64, (i / w) as i64);
+        for (dx, dz, step) in NEIGHBOURS {
+            let (nx, nz) = (x + dx, z + dz);
+            if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
+                continue;
+            }
+            let j = nz as usize * w + nx as usize;
+            let nc = c + step;
+            if nc < cost[j] && pass.states[j].passable() {
+                cost[j] = nc;
+                heap.push(Reverse((nc, j as u32)));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::passability::SquareState;
+
+    fn grid(rows: &[&str]) -> Passability {
+        let states = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|c| {
+                if c == '#' {
+                    SquareState::TooSteep
+                } else {
+                    SquareState::Speed(1.0)
+                }
+            })
+            .collect();
+        Passability {
+            mapx: rows[0].len(),
+            mapy: rows.len(),
+            states,
+        }
+    }
+
+    #[test]
+    fn a_wall_splits_the_ground_and_a_gap_joins_it() {
+        let p = grid(&["..#..", "..#..", "..#.."]);
+        let r = Regions::of(&p);
+        assert_eq!(r.sizes, vec![6, 6]);
+        assert_ne!(r.at(5, 0, 0), r.at(5, 4, 2));
+        let p = grid(&["..#..", ".....", "..#.."]);
+        assert_eq!(Regions::of(&p).sizes, vec![13]);
+        // a diagonal step joins corners
+        let p = grid(&[".#", "#."]);
+        assert_eq!(Regions::of(&p).sizes, vec![2]);
+    }
+
+    #[test]
+    fn a_path_goes_round_the_wall() {
+        let p = grid(&["..#..", "..#..", "....."]);
+        let d = path_distances(&p, (0, 0), f32::INFINITY);
+        // straight line would be 4 squares; the path dips to the bottom row and back
+        let far = d[4];
+        assert!(far > 4.0 * 8.0, "{far}");
+        assert!(
+            (far - (2.0 * 1.414 + 2.0 * 1.414) * 8.0).abs() < 0.1,
+            "{far}"
+        );
+        assert!(d[2].is_infinite());
+        let near = path_distances(&p, (0, 0), 10.0);
+        assert!(near[1].is_finite() && near[4].is_infinite());
+    }
+}
