@@ -133,6 +133,8 @@ impl ClassMaps {
     }
 }
 
+/// Ground this close below sea level still counts as land (the height words round 0 down).
+const LAND_TOLERANCE_ELMOS: f32 = 1.0;
 /// A building's footprint in squares for the start-area check: a tech-1 factory's 6 x 6.
 const BUILD_FOOTPRINT_SQUARES: usize = 6;
 
@@ -156,7 +158,7 @@ fn buildable_cell(h: &Grid<f32>, hx: usize, hz: usize) -> bool {
     (0..n).all(|dz| {
         (0..n).all(|dx| {
             let c = h.get(hx * 2 + dx, hz * 2 + dz);
-            (c - mean).abs() <= max_dif && c >= 0.0
+            (c - mean).abs() <= max_dif && c > -LAND_TOLERANCE_ELMOS
         })
     })
 }
@@ -232,6 +234,8 @@ pub fn analyze(map: &Map, classes: &[MoveClass], table: &str) -> Analysis {
     let n = starts.len();
     let squares = (maps.ground.mapx * maps.ground.mapy).max(1);
     let mut reports = Vec::new();
+    // classes with the same passable squares have the same paths
+    let mut nearest_by_regions: HashMap<usize, Vec<Option<f32>>> = HashMap::new();
     for (k, c) in classes.iter().enumerate() {
         let regions = maps.regions(k);
         let pass = &maps.passes[k];
@@ -249,16 +253,21 @@ pub fn analyze(map: &Map, classes: &[MoveClass], table: &str) -> Analysis {
                 nearest_passable(pass, x, z, SNAP_SQUARES)
             })
             .collect();
-        let nearest = (0..n)
-            .map(|i| {
-                let from = snapped[i]?;
-                let targets: Vec<usize> = (0..n)
-                    .filter(|&j| j != i && at[j] != 0 && at[j] == at[i])
-                    .filter_map(|j| snapped[j].map(|(x, z)| z * pass.mapx + x))
-                    .collect();
-                path_to_nearest(pass, from, &targets)
+        let nearest = nearest_by_regions
+            .entry(maps.region_of[k])
+            .or_insert_with(|| {
+                (0..n)
+                    .map(|i| {
+                        let from = snapped[i]?;
+                        let targets: Vec<usize> = (0..n)
+                            .filter(|&j| j != i && at[j] != 0 && at[j] == at[i])
+                            .filter_map(|j| snapped[j].map(|(x, z)| z * pass.mapx + x))
+                            .collect();
+                        path_to_nearest(pass, from, &targets)
+                    })
+                    .collect()
             })
-            .collect();
+            .clone();
         reports.push(ClassReport {
             name: c.name.clone(),
             kind: c.kind,

@@ -22,7 +22,12 @@ pub fn game_context() -> LintContext {
         .into_iter()
         .find(|f| f.game == Game::BeyondAllReason);
     LintContext {
-        game_features: bar.and_then(|f| crate::formats::features::game_feature_names(f.data_dir())),
+        game_features: bar
+            .as_ref()
+            .and_then(|f| crate::formats::features::game_feature_names(f.data_dir())),
+        move_classes: Some(crate::analyze::move_class::classes_for(
+            bar.as_ref().map(|f| f.data_dir()),
+        )),
     }
 }
 

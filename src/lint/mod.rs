@@ -179,6 +179,26 @@ pub const RULES: &[(&str, Severity, &str)] = &[
         Severity::Warning,
         "DNTS textures without splatDetailTex: DNTS stays off",
     ),
+    (
+        "start-unreachable",
+        Severity::Warning,
+        "an enemy start no tank or bot class reaches, and no hover either (no sea route)",
+    ),
+    (
+        "start-on-slope",
+        Severity::Warning,
+        "under half of a start's area (256 elmos) can hold a factory",
+    ),
+    (
+        "metal-unreachable",
+        Severity::Warning,
+        "a metal spot no tank or bot class reaches from any start",
+    ),
+    (
+        "unfair-metal",
+        Severity::Warning,
+        "the income within 1000 or 2000 path elmos of the starts differs by over 5%",
+    ),
 ];
 
 /// The severity of a rule.
@@ -204,6 +224,8 @@ fn finding(rule: &'static str, message: String, fix: &str, action: Option<FixAct
 #[derive(Clone, Debug, Default)]
 pub struct LintContext {
     pub game_features: Option<FeatureNames>,
+    /// The move classes the pathing rules use; `None` is BAR's built-in table.
+    pub move_classes: Option<crate::analyze::MoveClassTable>,
 }
 
 /// The widest height range whose word step stays within 0.1 elmo.
@@ -373,8 +395,88 @@ pub fn lint_map(map: &Map, ctx: &LintContext) -> Vec<Finding> {
             ));
         }
     }
+    pathing_findings(map, ctx, &mut out);
     out.sort_by_key(|f| f.severity != Severity::Error);
     out
+}
+
+/// Under this share of a start area that can hold a factory, `start-on-slope` fires.
+const MIN_BUILDABLE_SHARE: f32 = 0.5;
+
+/// The rules that need the pathing analysis (`analyze`): run only when the map has starts.
+fn pathing_findings(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
+    if map.teams.is_empty() {
+        return;
+    }
+    let built_in;
+    let table = match &ctx.move_classes {
+        Some(t) => t,
+        None => {
+            built_in = crate::analyze::MoveClassTable {
+                classes: crate::analyze::move_class::bar_classes(),
+                source: "built-in".into(),
+            };
+            &built_in
+        }
+    };
+    let a = crate::analyze::analyze(map, &table.classes, &table.source);
+    for &(i, j, sea) in &a.land_cut_pairs {
+        if !sea {
+            out.push(finding(
+                "start-unreachable",
+                format!("no tank or bot class gets from team {i}'s start to team {j}'s, and no hover either: those players can never meet on the ground"),
+                "open a ramp (27 degrees for tanks, 54 for bots) or a shallow crossing",
+                None,
+            ));
+        }
+    }
+    for (i, t) in a.teams.iter().enumerate() {
+        if t.buildable_share < MIN_BUILDABLE_SHARE {
+            out.push(finding(
+                "start-on-slope",
+                format!(
+                    "only {:.0}% of the ground within {:.0} elmos of team {i}'s start at ({:.0}, {:.0}) can hold a factory",
+                    t.buildable_share * 100.0,
+                    crate::analyze::report::START_AREA_RADIUS_ELMOS,
+                    t.start[0],
+                    t.start[1]
+                ),
+                "flatten the start area (Flatten tool) or move the start",
+                None,
+            ));
+        }
+    }
+    if !a.unreachable_spots.is_empty() {
+        let list: Vec<String> = a
+            .unreachable_spots
+            .iter()
+            .take(5)
+            .map(|p| format!("({:.0}, {:.0})", p[0], p[1]))
+            .collect();
+        out.push(finding(
+            "metal-unreachable",
+            format!(
+                "{} metal spots no tank or bot reaches from any start: {}{}",
+                a.unreachable_spots.len(),
+                list.join(", "),
+                if a.unreachable_spots.len() > 5 {
+                    ", ..."
+                } else {
+                    ""
+                }
+            ),
+            "open a way to them, or remove them",
+            None,
+        ));
+    }
+    for u in a.unfair.iter().filter(|u| u.starts_with("income")) {
+        out.push(finding(
+            "unfair-metal",
+            format!("by {} paths, {u}", a.fairness_class),
+            "move or resize spots so each side has the same within reach (Symmetry helps)",
+            None,
+        ));
+    }
 }
 
 fn features(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {

@@ -181,6 +181,7 @@ fn feature_unknown_and_where_names_come_from() {
     game.names.insert("bar_seasonal_rock_2".into());
     let ctx = LintContext {
         game_features: Some(game),
+        ..LintContext::default()
     };
     assert!(lint_map(&m, &ctx).is_empty());
 }
@@ -296,7 +297,8 @@ fn spots_closer_than_two_radii_that_share_no_metal_are_quiet() {
     let mut m = clean();
     paint_dome(&mut m.metal, 34.5 * 16.0, 24.5 * 16.0, 40.0, 120.0);
     assert_eq!(m.metal_report().spots.len(), 3);
-    assert!(rules(&m).is_empty(), "{:?}", rules(&m));
+    // (one side now has more metal, which is another rule's business)
+    assert_eq!(rules(&m), ["unfair-metal"]);
     // and when metal is shared, the finding says how much
     let mut m = clean();
     paint_dome(&mut m.metal, 31.5 * 16.0, 24.5 * 16.0, 40.0, 120.0);
@@ -376,4 +378,95 @@ fn a_loaded_maps_tile_problem_is_an_error_and_its_notes_are_findings() {
             .starts_with("the tile file m.smt is missing: the engine")
     );
     assert!(f[1].message.contains("terrainTypes"));
+}
+
+/// Sets every height corner at (x, z) elmos that `inside` accepts to `h`.
+fn raise(m: &mut Map, h: f32, inside: impl Fn(f32, f32) -> bool) {
+    let (w, d) = m.heights.dims();
+    for z in 0..d {
+        for x in 0..w {
+            if inside(x as f32 * 8.0, z as f32 * 8.0) {
+                m.heights.set(x, z, h);
+            }
+        }
+    }
+}
+
+/// Only the pathing rules named fire (the clean map's starts, spots and ground otherwise).
+fn pathing_rules(m: &Map) -> Vec<&'static str> {
+    let pathing = [
+        "start-unreachable",
+        "start-on-slope",
+        "metal-unreachable",
+        "unfair-metal",
+    ];
+    rules(m)
+        .into_iter()
+        .filter(|r| pathing.contains(r))
+        .collect()
+}
+
+#[test]
+fn start_unreachable_fires_across_a_cliff_and_is_quiet_over_a_ramp() {
+    fires("start-unreachable", |m| {
+        raise(m, 300.0, |x, _| (960.0..1088.0).contains(&x))
+    });
+    let mut m = clean();
+    raise(&mut m, 300.0, |x, _| (960.0..1088.0).contains(&x));
+    assert_eq!(pathing_rules(&m), ["start-unreachable"]);
+    // a gap in the cliff lets everyone through
+    let mut m = clean();
+    raise(&mut m, 300.0, |x, z| {
+        (960.0..1088.0).contains(&x) && z > 400.0
+    });
+    assert!(pathing_rules(&m).is_empty(), "{:?}", pathing_rules(&m));
+}
+
+#[test]
+fn start_on_slope_fires_on_broken_ground_and_not_on_the_flat() {
+    let saw = |m: &mut Map| {
+        let (w, d) = m.heights.dims();
+        let rise = 30f32.to_radians().tan();
+        for z in 0..d {
+            for x in 0..w {
+                let (xe, ze) = (x as f32 * 8.0, z as f32 * 8.0);
+                if xe < 600.0 && ze < 600.0 {
+                    m.heights.set(x, z, rise * (xe % 64.0));
+                }
+            }
+        }
+    };
+    fires("start-on-slope", saw);
+    let mut m = clean();
+    saw(&mut m);
+    assert_eq!(pathing_rules(&m), ["start-on-slope"]);
+}
+
+#[test]
+fn metal_unreachable_fires_on_a_mesa_and_not_on_the_plain() {
+    let mesa = |m: &mut Map| {
+        raise(m, 300.0, |x, z| {
+            (900.0..1148.0).contains(&x) && (900.0..1148.0).contains(&z)
+        });
+        crate::map::metal::paint_dome(&mut m.metal, 1024.0, 1024.0, 48.0, 120.0);
+    };
+    fires("metal-unreachable", mesa);
+    let mut m = clean();
+    mesa(&mut m);
+    assert_eq!(pathing_rules(&m), ["metal-unreachable"]);
+    // the same spot on the plain is reached (and both sides have it within 2000 elmos)
+    let mut m = clean();
+    crate::map::metal::paint_dome(&mut m.metal, 1024.0, 1024.0, 48.0, 120.0);
+    assert!(!pathing_rules(&m).contains(&"metal-unreachable"));
+}
+
+#[test]
+fn unfair_metal_fires_for_one_sides_extra_spot_and_not_for_a_mirrored_pair() {
+    fires("unfair-metal", |m| {
+        crate::map::metal::paint_dome(&mut m.metal, 600.0, 300.0, 48.0, 120.0);
+    });
+    let mut m = clean();
+    crate::map::metal::paint_dome(&mut m.metal, 600.0, 300.0, 48.0, 120.0);
+    crate::map::metal::paint_dome(&mut m.metal, 2048.0 - 600.0, 2048.0 - 300.0, 48.0, 120.0);
+    assert!(pathing_rules(&m).is_empty(), "{:?}", pathing_rules(&m));
 }

@@ -107,14 +107,16 @@ impl ExportDialog {
     pub fn for_this_computer(config_dir: Option<&std::path::Path>) -> ExportDialog {
         let env = crate::install::HomeEnv::current();
         let folders = crate::install::maps_folders(&env);
-        let game = folders
+        let bar = folders
             .iter()
-            .find(|f| f.found && f.game == crate::install::Game::BeyondAllReason)
-            .and_then(|f| crate::formats::features::game_feature_names(f.data_dir()));
+            .find(|f| f.found && f.game == crate::install::Game::BeyondAllReason);
+        let game = bar.and_then(|f| crate::formats::features::game_feature_names(f.data_dir()));
+        let move_classes = crate::analyze::move_class::classes_for(bar.map(|f| f.data_dir()));
         ExportDialog::new(
             folders,
             LintContext {
                 game_features: game,
+                move_classes: Some(move_classes),
             },
             config_dir
                 .map(|d| d.to_path_buf())
