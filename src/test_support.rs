@@ -14,3 +14,42 @@ pub fn skip(why: &str) {
     }
     eprintln!("skipped: {why}");
 }
+
+/// The pathing tests' map, 8 x 4 units: ground at 50 elmos, a ridge of 40 degree faces across the middle from
+/// the north edge into a sea in the south, deep past its end; a start either side.
+pub fn wall_map() -> crate::map::Map {
+    let settings = crate::map::MapSettings {
+        name: "Wall".into(),
+        max_metal: 2.0,
+        extractor_radius_elmos: 90.0,
+        min_height_elmos: -200.0,
+        max_height_elmos: 400.0,
+        ..crate::map::MapSettings::default()
+    };
+    let mut m = crate::map::Map::new(crate::map::MapSize::new(8, 4).unwrap(), settings);
+    let (w, h) = m.heights.dims();
+    let tan40 = 40f32.to_radians().tan();
+    for z in 0..h {
+        for x in 0..w {
+            let (xe, ze) = (x as f32 * 8.0, z as f32 * 8.0);
+            let base = 50.0 - 150.0 * ((ze - 1300.0) / 400.0).clamp(0.0, 1.0);
+            let ridge = if ze <= 1600.0 {
+                (tan40 * (148.0 - (xe - 2048.0).abs())).max(0.0)
+            } else {
+                0.0
+            };
+            m.heights.set(x, z, base + ridge);
+        }
+    }
+    m.teams = vec![
+        crate::map::Team {
+            start_x_elmos: 800.0,
+            start_z_elmos: 600.0,
+        },
+        crate::map::Team {
+            start_x_elmos: 3296.0,
+            start_z_elmos: 600.0,
+        },
+    ];
+    m
+}

@@ -7,13 +7,30 @@ use crate::map::{Grid, Map};
 /// One square's side in elmos.
 const ELMOS_PER_SQUARE: f32 = 8.0;
 
+/// Which height of a square the pathing reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeightRule {
+    /// The highest of its four corners (`maxHeightMap`): Recoil, the engine BAR runs.
+    HighestCorner,
+    /// The mean height of its half-resolution cell (the first height mip: the mean of the
+    /// 2 x 2 squares' mean corners), the cell its slope comes from: Spring 106 (Debian's
+    /// `spring`), as its `TestMoveOrder` answers show.
+    CellMean,
+}
+
 /// The maps the engine's pathing reads, for a map of `mapx` x `mapy` squares.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroundMaps {
     pub mapx: usize,
     pub mapy: usize,
+    /// Which of the two heights [`GroundMaps::square_height`] answers with.
+    pub height_rule: HeightRule,
     /// The highest corner of each square, in elmos, row-major (mapx x mapy).
     pub max_height: Vec<f32>,
+    /// The mean of each square's corners (the engine's f32 sum times 0.25).
+    pub centre_height: Vec<f32>,
+    /// The mean of each half-resolution cell's four `centre_height`s, (mapx / 2) x (mapy / 2).
+    pub cell_height: Vec<f32>,
     /// 0 (flat) .. 1 (vertical) per half-resolution cell, (mapx / 2) x (mapy / 2).
     pub slope: Vec<f32>,
 }
@@ -59,7 +76,10 @@ impl GroundMaps {
         let mut g = GroundMaps {
             mapx,
             mapy,
+            height_rule: HeightRule::HighestCorner,
             max_height: vec![0.0; mapx * mapy],
+            centre_height: vec![0.0; mapx * mapy],
+            cell_height: vec![0.0; (mapx / 2) * (mapy / 2)],
             slope: vec![0.0; (mapx / 2) * (mapy / 2)],
         };
         g.update_rect(heights, 0, 0, mapx, mapy);
@@ -80,17 +100,21 @@ impl GroundMaps {
         let (x1, z1) = ((x1.min(self.mapx) + 1) & !1, (z1.min(self.mapy) + 1) & !1);
         for z in z0..z1.min(self.mapy) {
             for x in x0..x1.min(self.mapx) {
-                let m = heights
-                    .get(x, z)
-                    .max(heights.get(x + 1, z))
-                    .max(heights.get(x, z + 1).max(heights.get(x + 1, z + 1)));
-                self.max_height[z * self.mapx + x] = m;
+                let (tl, tr) = (heights.get(x, z), heights.get(x + 1, z));
+                let (bl, br) = (heights.get(x, z + 1), heights.get(x + 1, z + 1));
+                self.max_height[z * self.mapx + x] = tl.max(tr).max(bl.max(br));
+                self.centre_height[z * self.mapx + x] = (tl + tr + bl + br) * 0.25;
             }
         }
         let hx = self.mapx / 2;
         for hz in z0 / 2..(z1 / 2).min(self.mapy / 2) {
             for cx in x0 / 2..(x1 / 2).min(hx) {
                 self.slope[hz * hx + cx] = cell_slope(heights, cx, hz);
+                // the engine's mip order: (x, z), (x, z + 1), (x + 1, z), (x + 1, z + 1)
+                let c = |x: usize, z: usize| self.centre_height[z * self.mapx + x];
+                let (x, z) = (cx * 2, hz * 2);
+                self.cell_height[hz * hx + cx] =
+                    (c(x, z) + c(x, z + 1) + c(x + 1, z) + c(x + 1, z + 1)) * 0.25;
             }
         }
     }
@@ -100,9 +124,12 @@ impl GroundMaps {
         self.slope[(z / 2) * (self.mapx / 2) + x / 2]
     }
 
-    /// The highest corner of square (x, z).
+    /// The height the pathing reads for square (x, z), by [`GroundMaps::height_rule`].
     pub fn square_height(&self, x: usize, z: usize) -> f32 {
-        self.max_height[z * self.mapx + x]
+        match self.height_rule {
+            HeightRule::HighestCorner => self.max_height[z * self.mapx + x],
+            HeightRule::CellMean => self.cell_height[(z / 2) * (self.mapx / 2) + x / 2],
+        }
     }
 }
 

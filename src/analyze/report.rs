@@ -22,6 +22,8 @@ pub const INCOME_TOLERANCE: f32 = 0.05;
 pub const DISTANCE_TOLERANCE: f32 = 0.10;
 /// Buildable shares that differ by more than this (0..1) are flagged.
 pub const BUILDABLE_TOLERANCE: f32 = 0.10;
+/// Regions smaller than this (16 x 16 squares) are pockets, not islands.
+pub const ISLAND_MIN_SQUARES: usize = 256;
 /// The start area: squares within this many elmos of a start.
 pub const START_AREA_RADIUS_ELMOS: f32 = 256.0;
 /// BAR's buildings' unit-def `maxSlope` (true degrees): the engine lets a building stand
@@ -39,7 +41,8 @@ pub struct ClassReport {
     pub passable_share: f32,
     /// `reachable[i][j]`: team i's start reaches team j's.
     pub reachable: Vec<Vec<bool>>,
-    /// Connected regions of passable ground, and how many of them hold no start (islands).
+    /// Connected regions of passable ground, and how many of them of at least
+    /// [`ISLAND_MIN_SQUARES`] hold no start (islands).
     pub regions: usize,
     pub islands: usize,
     /// The share of the map's squares in regions that hold a start.
@@ -275,7 +278,11 @@ pub fn analyze(map: &Map, classes: &[MoveClass], table: &str) -> Analysis {
             passable_share: pass.passable_share(),
             reachable,
             regions: regions.sizes.len(),
-            islands: regions.sizes.len() - held.len(),
+            islands: (1..=regions.sizes.len() as u32)
+                .filter(|r| {
+                    !held.contains(r) && regions.sizes[*r as usize - 1] >= ISLAND_MIN_SQUARES
+                })
+                .count(),
             reachable_share: reach_squares as f32 / squares as f32,
             nearest_enemy_path_elmos: nearest,
         });
@@ -383,46 +390,7 @@ pub fn analyze(map: &Map, classes: &[MoveClass], table: &str) -> Analysis {
 pub(crate) mod tests {
     use super::*;
     use crate::analyze::move_class::bar_classes;
-    use crate::map::{MapSettings, MapSize, Team};
-
-    /// An 8 x 4 map: ground at 50 elmos, a ridge of 40 degree faces across the middle from
-    /// the north edge into a sea in the south, deep past its end; a start either side.
-    pub(crate) fn wall_map() -> Map {
-        let settings = MapSettings {
-            name: "Wall".into(),
-            max_metal: 2.0,
-            extractor_radius_elmos: 90.0,
-            min_height_elmos: -200.0,
-            max_height_elmos: 400.0,
-            ..MapSettings::default()
-        };
-        let mut m = Map::new(MapSize::new(8, 4).unwrap(), settings);
-        let (w, h) = m.heights.dims();
-        let tan40 = 40f32.to_radians().tan();
-        for z in 0..h {
-            for x in 0..w {
-                let (xe, ze) = (x as f32 * 8.0, z as f32 * 8.0);
-                let base = 50.0 - 150.0 * ((ze - 1300.0) / 400.0).clamp(0.0, 1.0);
-                let ridge = if ze <= 1600.0 {
-                    (tan40 * (148.0 - (xe - 2048.0).abs())).max(0.0)
-                } else {
-                    0.0
-                };
-                m.heights.set(x, z, base + ridge);
-            }
-        }
-        m.teams = vec![
-            Team {
-                start_x_elmos: 800.0,
-                start_z_elmos: 600.0,
-            },
-            Team {
-                start_x_elmos: 3296.0,
-                start_z_elmos: 600.0,
-            },
-        ];
-        m
-    }
+    use crate::test_support::wall_map;
 
     fn class<'a>(a: &'a Analysis, name: &str) -> &'a ClassReport {
         a.move_classes.iter().find(|c| c.name == name).unwrap()

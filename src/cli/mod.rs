@@ -1,6 +1,7 @@
-//! The headless commands: compile, decompile, edit, info, import, lint, new, render. Each prints progress on stderr and
+//! The headless commands: analyze, compile, decompile, edit, info, import, lint, new, render. Each prints progress on stderr and
 //! exits non-zero with one clear line on any error.
 
+mod analyze;
 mod compile;
 mod decompile;
 mod edit;
@@ -29,6 +30,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Where each move class can go, which starts reach which, and each team's fair share.
+    Analyze(analyze::AnalyzeArgs),
     /// Compile a project folder into a map archive (.sd7, .sdz or .sdd, by extension).
     Compile(compile::CompileArgs),
     /// Turn a map (.sd7, .sdz, .sdd, or a .smf with its .smt) back into a project folder.
@@ -71,6 +74,7 @@ pub fn run() -> i32 {
             let _ = command().print_help();
             return 0;
         }
+        Some(Command::Analyze(a)) => analyze::run(a),
         Some(Command::Compile(a)) => compile::run(a),
         Some(Command::Decompile(a)) => decompile::run(a),
         Some(Command::Edit(a)) => edit::run(a),

@@ -420,6 +420,12 @@ fn pathing_findings(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
         }
     };
     let a = crate::analyze::analyze(map, &table.classes, &table.source);
+    out.extend(findings_of_analysis(&a));
+}
+
+/// The pathing rules' findings for an analysis already made (`groundwork analyze` prints them).
+pub fn findings_of_analysis(a: &crate::analyze::Analysis) -> Vec<Finding> {
+    let mut out = Vec::new();
     for &(i, j, sea) in &a.land_cut_pairs {
         if !sea {
             out.push(finding(
@@ -477,6 +483,7 @@ fn pathing_findings(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
             None,
         ));
     }
+    out
 }
 
 fn features(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
