@@ -3,7 +3,11 @@
 //! the plain ground (without and with grass blades) and with every overlay on; plus the GPU memory each map takes and how
 //! long putting it on the GPU takes; then the same map with 8 texture layers (every kind of
 //! rule): the frame, the rule update after a stroke (a 128 x 128-vertex rectangle, a brush of
-//! 512 elmos) and over the whole map. Headless, on whatever adapter `WGPU_BACKEND` picks.
+//! 512 elmos) and over the whole map; then the pathing overlay (TANK2): frames along the path
+//! with it on, frames during a raise stroke with it off and on (each frame one stroke step, the
+//! overlay re-made live over the step's rectangle, then drawn), its update over a 128 x
+//! 128-vertex rectangle on the GPU beside the CPU twin, and the whole map. Headless, on
+//! whatever adapter `WGPU_BACKEND` picks.
 //!
 //! `cargo bench --bench render [-- --frames N --sizes 8,16,32 --layers-only]`. Each frame is submitted and
 //! waited for, so a frame's time is the CPU and GPU work of that frame, end to end.
@@ -11,10 +15,15 @@
 use std::time::Instant;
 
 use glam::Vec3;
-use groundwork::edit::GridRect;
+use groundwork::analyze::move_class::bar_classes;
+use groundwork::analyze::passability::codes_rect;
 use groundwork::edit::procedural::relief_map;
+use groundwork::edit::tools::ToolSettings;
+use groundwork::edit::{GridRect, Session};
+use groundwork::gpu::pathing::PathingChoice;
 use groundwork::gpu::{
-    Camera, CameraPreset, GpuContext, MapScene, RenderTarget, Renderer, ViewOptions,
+    BrushKernels, Camera, CameraPreset, GpuContext, MapScene, RenderTarget, Renderer, SceneLayers,
+    ViewOptions,
 };
 use groundwork::map::{Map, MapSize};
 
@@ -151,6 +160,59 @@ fn run_path(
     }
 }
 
+/// Frames during a raise stroke across the middle of the map, seen from above it: each frame
+/// one stroke step (the brush kernels, the texture layers' and the pathing overlay's live
+/// updates over its rectangle) and the frame drawn, waited for. Mean and p95 ms.
+fn stroke_frames(
+    ctx: &GpuContext,
+    kernels: &BrushKernels,
+    renderer: &Renderer,
+    scene: &mut MapScene,
+    map: &Map,
+    target: &RenderTarget,
+    frames: usize,
+) -> (f64, f64) {
+    let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
+    let mut cam = Camera::preset(CameraPreset::Top, w, d, 0.0);
+    cam.frame(w, d, target.aspect());
+    cam.distance_elmos *= 0.3;
+    cam.target = Vec3::new(w * 0.5, 0.0, d * 0.5);
+    let opts = ViewOptions {
+        grass_blades: false,
+        ..ViewOptions::default()
+    };
+    let raise = groundwork::edit::tools::find("raise").expect("the raise tool");
+    let mut set = ToolSettings::defaults(raise);
+    set.brush.radius_elmos = 256.0;
+    set.brush.strength = 0.3;
+    let mut session = Session::new(map.clone());
+    let at = |i: usize| [w * (0.4 + 0.2 * i as f32 / frames.max(1) as f32), d * 0.5];
+    let mut layers = SceneLayers {
+        ctx,
+        kernels: Some(kernels),
+        scene,
+    };
+    session
+        .begin_stroke(raise, set, false, at(0), Some(&mut layers))
+        .expect("the stroke starts");
+    let mut ms = Vec::with_capacity(frames);
+    for i in 0..frames {
+        let t0 = Instant::now();
+        session
+            .stroke_to(at(i), 1.0 / 60.0, Some(&mut layers))
+            .expect("the stroke runs");
+        renderer.render(ctx, layers.scene, target, &cam, &opts);
+        ctx.wait();
+        ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+    }
+    let _ = session.end_stroke(at(frames), Some(&mut layers));
+    ms.sort_by(f64::total_cmp);
+    (
+        ms.iter().sum::<f64>() / ms.len().max(1) as f64,
+        ms[((ms.len() as f64 * 0.95) as usize).min(ms.len() - 1)],
+    )
+}
+
 fn doc_bytes(map: &Map) -> u64 {
     (map.heights.data().len() * 4
         + map.texture.rgba().len()
@@ -198,6 +260,12 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let mut layered_rows = Vec::new();
+    let mut pathing_rows = Vec::new();
+    let kernels = BrushKernels::new(&ctx);
+    let tank = bar_classes()
+        .into_iter()
+        .find(|c| c.name == "TANK2")
+        .expect("BAR's tanks");
     for units in &a.sizes {
         let Ok(size) = MapSize::new(*units, *units) else {
             eprintln!("skipping size {units}: not a valid map size");
@@ -241,6 +309,47 @@ fn main() {
                 p.grass_patches_k,
             );
             eprintln!("({size}: map generated in {made:.1} s)");
+            let mut scene = scene;
+            let choice = PathingChoice::for_map(&tank, &map);
+            let (vw, vh) = map.heights.dims();
+            let rect = GridRect::new(vw / 2 - 64, vh / 2 - 64, 128, 128);
+            let squares = scene.pathing.squares_of_vertices(rect);
+            let cpu = time_ms(&ctx, 5, || {
+                std::hint::black_box(codes_rect(
+                    &map.heights,
+                    &tank,
+                    choice.water,
+                    choice.rule,
+                    squares.x0,
+                    squares.z0,
+                    squares.x0 + squares.w,
+                    squares.z0 + squares.h,
+                ));
+            });
+            let (off_mean, off_p95) = match &kernels {
+                Some(k) => stroke_frames(&ctx, k, &renderer, &mut scene, &map, &target, a.frames),
+                None => (f64::NAN, f64::NAN),
+            };
+            scene.pathing.set_choice(&ctx, &map, Some(choice));
+            ctx.wait();
+            let on = run_path(&ctx, &renderer, &scene, &map, &target, &bare, a.frames);
+            let (on_mean, on_p95) = match &kernels {
+                Some(k) => stroke_frames(&ctx, k, &renderer, &mut scene, &map, &target, a.frames),
+                None => (f64::NAN, f64::NAN),
+            };
+            let live = time_ms(&ctx, 20, || scene.pathing.evaluate_vertices(&ctx, &[rect]));
+            let all = time_ms(&ctx, 3, || {
+                scene
+                    .pathing
+                    .evaluate_vertices(&ctx, &[GridRect::new(0, 0, vw, vh)])
+            });
+            pathing_rows.push(format!(
+                "| {size} | {} | {:.2} / {:.2} | {:.2} | {off_mean:.2} / {off_p95:.2} | {on_mean:.2} / {on_p95:.2} | {live:.3} | {cpu:.2} | {all:.2} |",
+                if scene.pathing.on_gpu() { "GPU" } else { "CPU twin" },
+                on.mean_ms,
+                on.p95_ms,
+                b.mean_ms,
+            ));
             drop(scene);
         }
         let mut layered = map;
@@ -281,5 +390,17 @@ fn main() {
     println!("|---|---|---|---|---|---|");
     for r in &layered_rows {
         println!("{r}");
+    }
+    if !pathing_rows.is_empty() {
+        println!();
+        println!("The pathing overlay (TANK2), no grass blades:");
+        println!();
+        println!(
+            "| map | made on | frames with the overlay mean / p95 ms | without mean ms | stroke frames, overlay off mean / p95 ms | stroke frames, overlay on (live) mean / p95 ms | live update 128 x 128 vertices ms | CPU twin, same squares ms | every square ms |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|");
+        for r in &pathing_rows {
+            println!("{r}");
+        }
     }
 }

@@ -31,6 +31,8 @@ struct Frame {
     water_absorb: vec4<f32>,
     water_base: vec4<f32>,
     water_min: vec4<f32>,
+    // x: the pathing overlay's opacity (0: off); y: 1 when a start's region is flooded
+    pathing: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;

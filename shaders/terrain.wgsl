@@ -9,6 +9,10 @@
 @group(0) @binding(4) var type_map: texture_2d<f32>;
 @group(0) @binding(5) var<uniform> palette: array<vec4<f32>, 256>;
 @group(0) @binding(6) var ground_sampler: sampler;
+// the pathing overlay: each square's speed for one move class (0 too steep, -1 water it may
+// not enter), and the flooded region of a start (1 inside)
+@group(0) @binding(7) var pathing_codes: texture_2d<f32>;
+@group(0) @binding(8) var pathing_flood: texture_2d<f32>;
 
 @group(1) @binding(0) var ground_tile: texture_2d<f32>;
 // x, y: the tile's corner in elmos; z, w: its size in elmos
@@ -93,6 +97,19 @@ fn metal_colour(t: f32) -> vec4<f32> {
     }
     let c = mix(vec3<f32>(0.15, 0.35, 1.0), vec3<f32>(1.0, 0.85, 0.1), t);
     return vec4<f32>(c, 0.4 + 0.6 * t);
+}
+
+// The pathing overlay's colour for a square's code (mirrored by `gpu::pathing::pathing_rgba`
+// for the legend): water it may not enter blue, too steep red, else orange (slow) to green.
+fn pathing_colour(code: f32) -> vec4<f32> {
+    if (code < -0.5) {
+        return vec4<f32>(0.1, 0.35, 1.0, 0.65);
+    }
+    if (code <= 0.0) {
+        return vec4<f32>(1.0, 0.08, 0.05, 0.75);
+    }
+    let t = clamp(code, 0.0, 1.0);
+    return mix(vec4<f32>(1.0, 0.55, 0.05, 0.6), vec4<f32>(0.15, 0.85, 0.3, 0.3), t);
 }
 
 fn cell(world: vec2<f32>, size_elmos: f32, dims: vec2<u32>) -> vec2<i32> {
@@ -208,6 +225,14 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
             let f = slope / thr;
             let ramp = mix(vec3<f32>(0.1, 0.75, 0.3), vec3<f32>(1.0, 0.85, 0.1), f);
             col = mix(col, ramp * shade, (0.25 + 0.35 * f) * frame.overlay.w);
+        }
+    }
+    if (frame.pathing.x > 0.0) {
+        let sq = cell(in.world.xz, 8.0, textureDimensions(pathing_codes));
+        let pc = pathing_colour(textureLoad(pathing_codes, sq, 0).r);
+        col = mix(col, pc.rgb * shade, pc.a * frame.pathing.x);
+        if (frame.pathing.y > 0.5 && textureLoad(pathing_flood, sq, 0).r > 0.5) {
+            col = mix(col, vec3<f32>(0.35, 0.95, 1.0), 0.55);
         }
     }
     if (frame.overlay_params.y > 0.0) {

@@ -741,3 +741,91 @@ fn map_resize_and_generate_are_one_undo_step_each() {
     assert!(map.generator.is_none());
     assert_eq!(map.heights, heights);
 }
+
+#[test]
+fn the_pathing_tab_overlays_a_class_floods_a_clicked_start_and_tables_fairness() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    harness
+        .state_mut()
+        .pathing()
+        .set_table(groundwork::analyze::move_class::MoveClassTable {
+            classes: groundwork::analyze::move_class::bar_classes(),
+            source: "built-in (BAR's classes, 2026)".into(),
+        });
+    harness.get_by_label("Pathing").click();
+    step3(&mut harness);
+    assert!(
+        !harness.state().pathing_overlay_on(),
+        "the overlay starts off"
+    );
+    harness.get_by_label("Overlay for").click();
+    step3(&mut harness);
+    harness.get_by_label("TANK2 (tank, 27°)").click();
+    step3(&mut harness);
+    assert!(harness.state().pathing_overlay_on());
+    // the fairness table comes from a worker thread
+    step_until(&mut harness, "the fairness analysis", |h| {
+        let rev = h.state().document().unwrap().session.revision();
+        h.state_mut()
+            .pathing()
+            .analysis()
+            .is_some_and(|(r, _)| r == rev)
+    });
+    let teams = harness.state().document().unwrap().map().teams.len();
+    assert!(teams >= 2, "the starter map has starts");
+    assert!(harness.query_by_label("metal ≤1000").is_some());
+    assert!(
+        harness
+            .query_by_label_contains("Team figures by BOT3")
+            .is_some()
+    );
+    // a click on start 2 in the view floods its region and makes no stroke
+    let before = harness.state().document().unwrap().map().heights.clone();
+    let at = harness
+        .state()
+        .start_on_screen(1)
+        .expect("start 2 is in view");
+    harness.event(egui::Event::PointerMoved(at));
+    harness.step();
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    step3(&mut harness);
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    step3(&mut harness);
+    assert_eq!(harness.state_mut().pathing().flood_team, Some(1));
+    assert!(harness.state().flood_shown());
+    assert_eq!(
+        harness.state().document().unwrap().map().heights,
+        before,
+        "the click was the start's, not a stroke"
+    );
+    let mask = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1))
+    };
+    harness.mask(mask(0.0, 690.0, 1280.0, 770.0));
+    harness.mask(mask(700.0, 770.0, 1280.0, 800.0));
+    harness.snapshot_options(
+        "ui_editor_pathing",
+        &SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(2000),
+    );
+    // off again: no overlay, no flood
+    harness.get_by_label("Overlay for").click();
+    step3(&mut harness);
+    harness.get_by_label("off").click();
+    step3(&mut harness);
+    assert!(!harness.state().pathing_overlay_on());
+    assert!(!harness.state().flood_shown());
+}

@@ -68,6 +68,36 @@ pub fn cell_slope(h: &Grid<f32>, hx: usize, hz: usize) -> f32 {
     1.0 - (mn + (avg - mn) * lerp)
 }
 
+/// The highest of square (x, z)'s four corners (`maxHeightMap`).
+pub fn highest_corner(h: &Grid<f32>, x: usize, z: usize) -> f32 {
+    let (tl, tr) = (h.get(x, z), h.get(x + 1, z));
+    let (bl, br) = (h.get(x, z + 1), h.get(x + 1, z + 1));
+    tl.max(tr).max(bl.max(br))
+}
+
+/// The mean of square (x, z)'s four corners, summed in the engine's order.
+pub fn mean_corner(h: &Grid<f32>, x: usize, z: usize) -> f32 {
+    let (tl, tr) = (h.get(x, z), h.get(x + 1, z));
+    let (bl, br) = (h.get(x, z + 1), h.get(x + 1, z + 1));
+    (tl + tr + bl + br) * 0.25
+}
+
+/// The mean height of the half-resolution cell (hx, hz): its four squares' [`mean_corner`]s
+/// in the engine's mip order, (x, z), (x, z + 1), (x + 1, z), (x + 1, z + 1).
+pub fn cell_mean(h: &Grid<f32>, hx: usize, hz: usize) -> f32 {
+    let (x, z) = (hx * 2, hz * 2);
+    let c = |x, z| mean_corner(h, x, z);
+    (c(x, z) + c(x, z + 1) + c(x + 1, z) + c(x + 1, z + 1)) * 0.25
+}
+
+/// The height the pathing reads for square (x, z) under `rule`, straight from the corners.
+pub fn square_height_of(h: &Grid<f32>, rule: HeightRule, x: usize, z: usize) -> f32 {
+    match rule {
+        HeightRule::HighestCorner => highest_corner(h, x, z),
+        HeightRule::CellMean => cell_mean(h, x / 2, z / 2),
+    }
+}
+
 impl GroundMaps {
     /// The maps for corner heights `heights` ((mapx + 1) x (mapy + 1), elmos).
     pub fn from_heights(heights: &Grid<f32>) -> GroundMaps {
@@ -100,21 +130,15 @@ impl GroundMaps {
         let (x1, z1) = ((x1.min(self.mapx) + 1) & !1, (z1.min(self.mapy) + 1) & !1);
         for z in z0..z1.min(self.mapy) {
             for x in x0..x1.min(self.mapx) {
-                let (tl, tr) = (heights.get(x, z), heights.get(x + 1, z));
-                let (bl, br) = (heights.get(x, z + 1), heights.get(x + 1, z + 1));
-                self.max_height[z * self.mapx + x] = tl.max(tr).max(bl.max(br));
-                self.centre_height[z * self.mapx + x] = (tl + tr + bl + br) * 0.25;
+                self.max_height[z * self.mapx + x] = highest_corner(heights, x, z);
+                self.centre_height[z * self.mapx + x] = mean_corner(heights, x, z);
             }
         }
         let hx = self.mapx / 2;
         for hz in z0 / 2..(z1 / 2).min(self.mapy / 2) {
             for cx in x0 / 2..(x1 / 2).min(hx) {
                 self.slope[hz * hx + cx] = cell_slope(heights, cx, hz);
-                // the engine's mip order: (x, z), (x, z + 1), (x + 1, z), (x + 1, z + 1)
-                let c = |x: usize, z: usize| self.centre_height[z * self.mapx + x];
-                let (x, z) = (cx * 2, hz * 2);
-                self.cell_height[hz * hx + cx] =
-                    (c(x, z) + c(x, z + 1) + c(x + 1, z) + c(x + 1, z + 1)) * 0.25;
+                self.cell_height[hz * hx + cx] = cell_mean(heights, cx, hz);
             }
         }
     }

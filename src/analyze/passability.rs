@@ -2,8 +2,9 @@
 //! terrain-type speeds left out: the highest corner's height, the slope cell's slope, the
 //! class's limits. QTPFS tests a footprint's centre square only, so one square decides.
 
-use super::ground::GroundMaps;
+use super::ground::{GroundMaps, HeightRule, cell_slope, square_height_of};
 use super::move_class::{MoveClass, MoveKind};
+use crate::map::Grid;
 
 /// The engine's water damage rules that change speeds (`MoveDefHandler::Init`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,6 +100,31 @@ pub fn square_state(class: &MoveClass, water: WaterRules, height: f32, slope: f3
             }
         }
     }
+}
+
+/// The CPU twin of `shaders/pathing.wgsl`: the [`SquareState::code`] of every square in
+/// `x0..x1` x `z0..z1` (rows of `x1 - x0`), straight from the corner heights `heights`
+/// ((mapx + 1) x (mapy + 1)), as the live overlay holds them.
+#[allow(clippy::too_many_arguments)]
+pub fn codes_rect(
+    heights: &Grid<f32>,
+    class: &MoveClass,
+    water: WaterRules,
+    rule: HeightRule,
+    x0: usize,
+    z0: usize,
+    x1: usize,
+    z1: usize,
+) -> Vec<f32> {
+    let mut out = Vec::with_capacity((x1 - x0) * (z1 - z0));
+    for z in z0..z1 {
+        for x in x0..x1 {
+            let height = square_height_of(heights, rule, x, z);
+            let slope = cell_slope(heights, x / 2, z / 2);
+            out.push(square_state(class, water, height, slope).code());
+        }
+    }
+    out
 }
 
 /// One class's state of every square.
@@ -226,6 +252,37 @@ mod tests {
         );
         assert!(square_state(&hover, WaterRules::for_damage(5000.0), -1.0, 0.0).passable());
         assert!(!square_state(&hover, WaterRules::for_damage(1e4), -1.0, 0.0).passable());
+    }
+
+    #[test]
+    fn the_overlays_codes_are_the_analysis_states_under_both_height_rules() {
+        // a bumpy shore: slopes of every size, land and water
+        let (mapx, mapy) = (16, 12);
+        let mut h = Grid::filled(mapx + 1, mapy + 1, 0.0);
+        for z in 0..=mapy {
+            for x in 0..=mapx {
+                let v = (x as f32 * 0.9).sin() * 14.0 + (z as f32 * 1.3).cos() * 9.0 - 6.0
+                    + if (x + z) % 5 == 0 { 11.0 } else { 0.0 };
+                h.set(x, z, v);
+            }
+        }
+        let water = WaterRules::for_damage(0.0);
+        for rule in [HeightRule::HighestCorner, HeightRule::CellMean] {
+            let mut ground = GroundMaps::from_heights(&h);
+            ground.height_rule = rule;
+            for c in bar_classes() {
+                let whole = Passability::of(&c, water, &ground);
+                let codes = codes_rect(&h, &c, water, rule, 0, 0, mapx, mapy);
+                let want: Vec<f32> = whole.states.iter().map(|s| s.code()).collect();
+                assert_eq!(codes, want, "{} {rule:?}", c.name);
+                // a rectangle is the same squares as the whole
+                let part = codes_rect(&h, &c, water, rule, 3, 2, 9, 7);
+                for (k, v) in part.iter().enumerate() {
+                    let (x, z) = (3 + k % 6, 2 + k / 6);
+                    assert_eq!(*v, want[z * mapx + x]);
+                }
+            }
+        }
     }
 
     #[test]

@@ -73,6 +73,34 @@ impl Regions {
     }
 }
 
+/// The region of passable squares reached from `from` (elmos; from the passable ground
+/// within `snap` squares when it stands on a blocked one), as one byte a square: 255 inside,
+/// 0 elsewhere. `None` when no passable square is near.
+pub fn flood_mask(pass: &Passability, from: [f32; 2], snap: usize) -> Option<Vec<u8>> {
+    let (x, z) = square_of(pass, from[0], from[1]);
+    let (x, z) = nearest_passable(pass, x, z, snap)?;
+    let w = pass.mapx;
+    let mut mask = vec![0u8; pass.mapx * pass.mapy];
+    let mut queue = VecDeque::new();
+    mask[z * w + x] = 255;
+    queue.push_back(z * w + x);
+    while let Some(i) = queue.pop_front() {
+        let (x, z) = ((i % w) as i64, (i / w) as i64);
+        for (dx, dz, _) in NEIGHBOURS {
+            let (nx, nz) = (x + dx, z + dz);
+            if nx < 0 || nz < 0 || nx >= w as i64 || nz >= pass.mapy as i64 {
+                continue;
+            }
+            let j = nz as usize * w + nx as usize;
+            if mask[j] == 0 && pass.states[j].passable() {
+                mask[j] = 255;
+                queue.push_back(j);
+            }
+        }
+    }
+    Some(mask)
+}
+
 /// The square holding a point in elmos, clamped to the map.
 pub fn square_of(pass: &Passability, x_elmos: f32, z_elmos: f32) -> (usize, usize) {
     let c = |v: f32, n: usize| ((v / SQUARE_ELMOS).floor().max(0.0) as usize).min(n - 1);
@@ -222,6 +250,25 @@ mod tests {
         // a diagonal step joins corners
         let p = grid(&[".#", "#."]);
         assert_eq!(Regions::of(&p).sizes, vec![2]);
+    }
+
+    #[test]
+    fn a_flood_fills_its_region_only_and_snaps_off_a_blocked_start() {
+        let p = grid(&["..#..", "..#..", "..#.."]);
+        let m = flood_mask(&p, [4.0, 4.0], 0).unwrap();
+        let inside: Vec<usize> = (0..15).filter(|&i| m[i] == 255).collect();
+        assert_eq!(inside, vec![0, 1, 5, 6, 10, 11]);
+        assert_eq!(Regions::of(&p).sizes[0], inside.len());
+        // a start on the wall floods from the ground beside it, or not at all without a snap
+        assert!(flood_mask(&p, [20.0, 12.0], 0).is_none());
+        assert_eq!(
+            flood_mask(&p, [20.0, 12.0], 1)
+                .unwrap()
+                .iter()
+                .filter(|&&b| b == 255)
+                .count(),
+            6
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub const START_AREA_RADIUS_ELMOS: f32 = 256.0;
 /// where the ground under it differs from the build height by at most `40 * tan(maxSlope)`.
 const BUILD_MAX_SLOPE_DEG: f32 = crate::map::bar::BUILD_MAX_SLOPE_DEG;
 /// How far (squares) a start or spot on a blocked square looks for ground to count from.
-const SNAP_SQUARES: usize = 3;
+pub const SNAP_SQUARES: usize = 3;
 
 /// One class's figures.
 #[derive(Clone, Debug, Serialize)]

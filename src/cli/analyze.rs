@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use crate::analyze::move_class::classes_for;
+use crate::analyze::move_class::installed_classes;
 use crate::analyze::passability::WaterRules;
 use crate::analyze::{Analysis, GroundMaps, Passability};
-use crate::install::{Game, HomeEnv, found_maps_folders};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -41,10 +40,7 @@ struct Report<'a> {
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let loaded = crate::formats::open_map(&args.map).map_err(|e| e.to_string())?;
     let map = loaded.map;
-    let bar = found_maps_folders(&HomeEnv::current())
-        .into_iter()
-        .find(|f| f.found && f.game == Game::BeyondAllReason);
-    let table = classes_for(bar.as_ref().map(|f| f.data_dir()));
+    let table = installed_classes();
     if let (Some(name), Some(out)) = (&args.move_class, &args.passable_png) {
         let class = table
             .classes

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::gpu::pathing::PathingChoice;
 use crate::gpu::{CameraPreset, GpuContext, Overlay, ViewOptions, snapshot};
 
 /// Arguments of `groundwork render`.
@@ -33,6 +34,13 @@ pub struct RenderArgs {
     /// Seconds on the water's clock (waves, foam and caustics move with it).
     #[arg(long, default_value_t = 0.0)]
     pub time: f32,
+    /// Draw the pathing overlay of this move class (BAR's, e.g. TANK2, BOT3, HOVER2): blocked
+    /// red, slowed orange, water it may not enter blue.
+    #[arg(long)]
+    pub move_class: Option<String>,
+    /// With --move-class: flood the region this team's start reaches (1 = the first team).
+    #[arg(long)]
+    pub flood_team: Option<usize>,
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -76,10 +84,53 @@ pub fn run(args: RenderArgs) -> Result<(), String> {
     for w in warnings {
         eprintln!("warning: {w}");
     }
+    let choice = match &args.move_class {
+        Some(name) => {
+            let table = crate::analyze::move_class::installed_classes();
+            let class = table
+                .classes
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = table.classes.iter().map(|c| c.name.as_str()).collect();
+                    format!("move class `{name}`: expected one of {}", names.join(", "))
+                })?;
+            Some(PathingChoice::for_map(class, &map))
+        }
+        None if args.flood_team.is_some() => {
+            return Err("--flood-team goes with --move-class".into());
+        }
+        None => None,
+    };
+    let flood = match (&choice, args.flood_team) {
+        (Some(c), Some(t)) => {
+            let team = t
+                .checked_sub(1)
+                .filter(|&i| i < map.teams.len())
+                .ok_or_else(|| {
+                    format!("--flood-team {t}: the map has {} teams", map.teams.len())
+                })?;
+            let mut ground = crate::analyze::GroundMaps::from_heights(&map.heights);
+            ground.height_rule = c.rule;
+            let pass = crate::analyze::Passability::of(&c.class, c.water, &ground);
+            let s = &map.teams[team];
+            crate::analyze::reach::flood_mask(
+                &pass,
+                [s.start_x_elmos, s.start_z_elmos],
+                crate::analyze::report::SNAP_SQUARES,
+            )
+        }
+        _ => None,
+    };
     let ctx = GpuContext::headless().map_err(|e| e.to_string())?;
     eprintln!("rendering on {}", ctx.describe());
-    let rgba =
-        snapshot::render_map_rgba(&ctx, &map, preset, w, h, &opts).map_err(|e| e.to_string())?;
+    let rgba = snapshot::render_map_rgba_with(&ctx, &map, preset, (w, h), &opts, |scene| {
+        scene.pathing.set_choice(&ctx, &map, choice);
+        if flood.is_some() {
+            scene.pathing.set_flood(&ctx, flood.as_deref());
+        }
+    })
+    .map_err(|e| e.to_string())?;
     let img = image::RgbaImage::from_raw(w, h, rgba)
         .ok_or_else(|| "the GPU returned a picture of the wrong size".to_string())?;
     img.save(&args.output)

@@ -588,8 +588,15 @@ impl GpuLayers for SceneLayers<'_> {
                 _ => {}
             }
         }
-        // the texture layers follow the new heights at once, over the dispatches' rectangles
+        // the texture layers follow the new heights at once, over the dispatches' rectangles,
+        // and so does the pathing overlay
         self.scene.ground.evaluate(self.ctx, &raised);
+        let heights: Vec<GridRect> = dispatches
+            .iter()
+            .filter(|d| d.layer == LayerId::Heights)
+            .map(|d| d.rect())
+            .collect();
+        self.scene.pathing.evaluate_vertices(self.ctx, &heights);
         Ok(())
     }
 
@@ -630,6 +637,7 @@ impl GpuLayers for SceneLayers<'_> {
                 scene
                     .ground
                     .heights_changed(self.ctx, map, rect, &h, &m, &k);
+                scene.pathing.heights_changed(self.ctx, map, rect);
             }
             LayerId::Metal | LayerId::TextureMask(_) => {
                 let (h, m, k) = inputs(scene);

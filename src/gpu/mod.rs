@@ -9,6 +9,8 @@
 //! - [`grass`]: grass blades as BAR's grass widget grows them.
 //! - [`ground_layers`]: the texture layers' weights (evaluated live), materials and look.
 //! - [`ground_rules`]: the texture layers' rules on the GPU (packing, inputs, masks, shore).
+//! - [`pathing`]: one move class's pathing overlay, live over a stroke (CPU twin:
+//!   `analyze::passability::codes_rect`), and a start's flooded region.
 //! - [`shared`]: what every pass shares (formats, the frame uniform, the bind group layouts,
 //!   texture helpers), below the passes: they depend on it, never on the renderer.
 //! - [`scene`]: one map on the GPU.
@@ -29,6 +31,7 @@ pub mod ground;
 pub mod ground_layers;
 pub mod ground_rules;
 pub mod kernels;
+pub mod pathing;
 pub mod probe;
 pub mod renderer;
 pub mod scene;

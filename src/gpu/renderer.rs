@@ -330,6 +330,16 @@ impl Renderer {
             water_absorb: v3(look.water_absorb, 0.0),
             water_base: v3(look.water_base, 0.0),
             water_min: v3(look.water_min, 0.0),
+            pathing: [
+                if scene.pathing.choice().is_some() {
+                    opts.overlay_opacity.clamp(0.0, 1.0)
+                } else {
+                    0.0
+                },
+                if scene.pathing.flooded { 1.0 } else { 0.0 },
+                0.0,
+                0.0,
+            ],
         }
     }
 
@@ -389,6 +399,7 @@ impl Renderer {
             // the mirror picture: no overlays, no cursor, at its own (half) size
             let mut r = uniform;
             r.overlay = [0.0; 4];
+            r.pathing = [0.0; 4];
             r.overlay_params[0] = 0.0;
             r.overlay_params[1] = 0.0;
             r.overlay_params[2] = 0.0;

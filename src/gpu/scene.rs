@@ -10,6 +10,7 @@ use super::grass::{SceneGrass, legacy_grass};
 use super::ground::GroundTiles;
 use super::ground_layers::GroundLayers;
 use super::ground_rules::mask_array_texture;
+use super::pathing::ScenePathing;
 use super::shared::{FrameUniform, Layouts, texture_2d, write_texture_rect};
 use super::terrain::{CHUNK_SQUARES, ChunkGrid, ChunkInstance};
 use super::view::type_colour;
@@ -85,6 +86,8 @@ pub struct MapScene {
     pub masks: wgpu::Texture,
     /// The texture layers' weights, materials and look (`gpu::ground_layers`).
     pub ground: GroundLayers,
+    /// One move class's pathing overlay and a start's flooded region (`gpu::pathing`).
+    pub pathing: ScenePathing,
     palette: wgpu::Buffer,
     pub(super) frame: wgpu::Buffer,
     pub(super) bind_group: wgpu::BindGroup,
@@ -200,6 +203,7 @@ impl MapScene {
         layers.extend(mask_layer_textures(ctx, map));
         let masks = mask_array_texture(ctx, map, ctx.compute);
         let ground = GroundLayers::new(ctx, layouts, map, &layers[0], &layers[1], &masks);
+        let pathing = ScenePathing::new(ctx, map, &layers[0]);
         let palette_data: Vec<[f32; 4]> = (0..=255u8)
             .map(|i| {
                 let c = type_colour(i);
@@ -226,6 +230,7 @@ impl MapScene {
             view(&layers[2]),
             view(&layers[3]),
         );
+        let (pv, fv) = (view(&pathing.codes), view(&pathing.flood));
         let scene_group = |frame: &wgpu::Buffer| {
             fn tex(v: &wgpu::TextureView) -> wgpu::BindingResource<'_> {
                 wgpu::BindingResource::TextureView(v)
@@ -261,6 +266,14 @@ impl MapScene {
                     wgpu::BindGroupEntry {
                         binding: 6,
                         resource: wgpu::BindingResource::Sampler(&layouts.sampler),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 7,
+                        resource: tex(&pv),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 8,
+                        resource: tex(&fv),
                     },
                 ],
             })
@@ -302,6 +315,7 @@ impl MapScene {
             layers,
             masks,
             ground,
+            pathing,
             palette,
             frame,
             bind_group,
@@ -338,6 +352,7 @@ impl MapScene {
             + mask_layers
             + m.width as u64 * m.height as u64 * m.depth_or_array_layers as u64 * 4
             + self.ground.gpu_bytes()
+            + self.pathing.gpu_bytes()
             + self.tiles.gpu_bytes
             + self.markers.size()
             + self.grass.gpu_bytes()

@@ -34,9 +34,12 @@ pub struct FrameUniform {
     pub water_absorb: [f32; 4],
     pub water_base: [f32; 4],
     pub water_min: [f32; 4],
+    /// x: the pathing overlay's opacity (0 off); y: 1 when a start's region is flooded.
+    pub pathing: [f32; 4],
 }
 
-/// The bind group layouts of the scene (`@group(0)`: frame, layers, palette, sampler), of a
+/// The bind group layouts of the scene (`@group(0)`: frame, layers, palette, sampler, the
+/// pathing overlay), of a
 /// ground tile, of the grass and of the water, and the sampler they share.
 pub struct Layouts {
     pub scene: wgpu::BindGroupLayout,
@@ -74,6 +77,9 @@ impl Layouts {
                         ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                         count: None,
                     },
+                    // the pathing overlay's codes and the flooded region (`gpu::pathing`)
+                    texture_entry(7, fs, wgpu::TextureSampleType::Float { filterable: false }),
+                    texture_entry(8, fs, wgpu::TextureSampleType::Float { filterable: true }),
                 ],
             });
         let tile = ctx

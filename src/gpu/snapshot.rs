@@ -92,8 +92,22 @@ pub fn render_map_rgba(
     height: u32,
     opts: &ViewOptions,
 ) -> Result<Vec<u8>, GpuError> {
+    render_map_rgba_with(ctx, map, preset, (width, height), opts, |_| {})
+}
+
+/// [`render_map_rgba`], with `prepare` setting the scene up first (the pathing overlay).
+pub fn render_map_rgba_with(
+    ctx: &GpuContext,
+    map: &Map,
+    preset: CameraPreset,
+    (width, height): (u32, u32),
+    opts: &ViewOptions,
+    prepare: impl FnOnce(&mut MapScene),
+) -> Result<Vec<u8>, GpuError> {
     let renderer = Renderer::new(ctx);
-    let scene = MapScene::new(ctx, &renderer.layouts, map, &mut |_, _| {})?;
+    let mut scene = MapScene::new(ctx, &renderer.layouts, map, &mut |_, _| {})?;
+    prepare(&mut scene);
+    let scene = scene;
     let target = RenderTarget::new(ctx, width, height);
     let camera = preset_camera(map, preset, target.aspect());
     renderer.render(ctx, &scene, &target, &camera, opts);

@@ -15,6 +15,7 @@ pub mod log_panel;
 pub mod metal_panel;
 pub mod minimap_panel;
 pub mod new_map_dialog;
+pub mod pathing_panel;
 pub mod properties_panel;
 pub mod recent;
 pub mod resize_dialog;

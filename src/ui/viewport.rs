@@ -26,6 +26,9 @@ Right-drag pans; middle-drag (or Alt+left-drag) orbits, Shift+middle-drag pans. 
 W A S D move (Shift faster), E and Q zoom in and out, T toggles the top-down view, \
 F or Home frames the whole map. These work with every tool.";
 
+/// How near (points) a click must be to a start marker to be the start's.
+const START_CLICK_POINTS: f32 = 18.0;
+
 /// The GPU handles the view draws with.
 pub struct ViewGpu<'a> {
     pub ctx: &'a GpuContext,
@@ -66,6 +69,10 @@ pub struct Viewport {
     pub rect: egui::Rect,
     /// The water's waves, foam and caustics move (the view redraws about 30 times a second).
     pub animate_water: bool,
+    /// The pathing overlay is on: a click on a start floods its region instead of a stroke.
+    pub pathing_on: bool,
+    /// The team whose start was clicked with the pathing overlay on, for the app to take.
+    pub flood_request: Option<usize>,
 }
 
 impl Default for Viewport {
@@ -86,6 +93,8 @@ impl Default for Viewport {
             size_px: [0, 0],
             rect: egui::Rect::NOTHING,
             animate_water: true,
+            pathing_on: false,
+            flood_request: None,
         }
     }
 }
@@ -570,6 +579,17 @@ impl Viewport {
         };
         let alt = ui.input(|i| i.modifiers.alt);
         let down = response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down());
+        if self.pathing_on
+            && !doc.session.stroking()
+            && ui.input(|i| i.pointer.primary_pressed())
+            && let Some(pos) = response.hover_pos()
+            && let Some(team) = self.start_near(doc.map(), pos)
+        {
+            // the click is the start's: wait for the button to come up before any stroke
+            self.flood_request = Some(team);
+            self.refused = true;
+            return None;
+        }
         let current = tools.current().filter(|_| !alt);
         if let Some(r) = self.handle_spot(ui, down, doc, &mut layers, tools, log) {
             return r;
@@ -724,6 +744,32 @@ impl Viewport {
             ui.painter()
                 .galley(r.min + egui::vec2(2.0, 2.0), galley, egui::Color32::WHITE);
         }
+    }
+
+    /// Where team `i`'s start marker was drawn in the window (points), if in front of the eye.
+    pub fn start_on_screen(&self, map: &Map, i: usize) -> Option<egui::Pos2> {
+        let t = map.teams.get(i)?;
+        let scr = Screen {
+            rect: self.rect,
+            aspect: self.size_px[0] as f32 / self.size_px[1].max(1) as f32,
+        };
+        let p = Vec3::new(
+            t.start_x_elmos,
+            ground_at(map, t.start_x_elmos, t.start_z_elmos) + 30.0,
+            t.start_z_elmos,
+        );
+        self.to_screen(scr, p).filter(|s| scr.rect.contains(*s))
+    }
+
+    /// The team whose start marker is within a click of `pos` (points), nearest first.
+    fn start_near(&self, map: &Map, pos: egui::Pos2) -> Option<usize> {
+        (0..map.teams.len())
+            .filter_map(|i| {
+                let d = self.start_on_screen(map, i)?.distance(pos);
+                (d <= START_CLICK_POINTS).then_some((d, i))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, i)| i)
     }
 
     /// Team numbers beside the start markers.

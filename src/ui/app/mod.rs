@@ -65,6 +65,7 @@ enum RightTab {
     #[default]
     Properties,
     Layers,
+    Pathing,
 }
 
 /// `--screenshot`: frames still to draw, and then the picture.
@@ -86,6 +87,8 @@ pub struct EditorApp {
     layers: LayersPanel,
     /// Which tab the right panel shows.
     right_tab: RightTab,
+    /// The pathing overlay, the flooded start and the fairness table, in the third tab.
+    pathing: super::pathing_panel::PathingPanel,
     /// File > New.
     new_map: super::new_map_dialog::NewMapDialog,
     /// Map > Resize.
@@ -184,6 +187,7 @@ impl EditorApp {
             properties: PropertiesPanel::default(),
             layers: LayersPanel::default(),
             right_tab: RightTab::default(),
+            pathing: Default::default(),
             new_map: Default::default(),
             resize: Default::default(),
             generate: Default::default(),
@@ -256,6 +260,28 @@ impl EditorApp {
     /// The open document, if any.
     pub fn document(&self) -> Option<&Document> {
         self.doc.as_ref()
+    }
+
+    /// The Pathing tab (its overlay class, flooded start and fairness analysis), for tests.
+    pub fn pathing(&mut self) -> &mut super::pathing_panel::PathingPanel {
+        &mut self.pathing
+    }
+
+    /// Where team `i`'s start marker is in the window (points), when it is in view.
+    pub fn start_on_screen(&self, i: usize) -> Option<egui::Pos2> {
+        self.viewport.start_on_screen(self.doc.as_ref()?.map(), i)
+    }
+
+    /// Whether the view's pathing overlay is drawn (a class chosen in the Pathing tab).
+    pub fn pathing_overlay_on(&self) -> bool {
+        self.scene
+            .as_ref()
+            .is_some_and(|s| s.pathing.choice().is_some())
+    }
+
+    /// Whether the view shows a flooded start region.
+    pub fn flood_shown(&self) -> bool {
+        self.scene.as_ref().is_some_and(|s| s.pathing.flooded)
     }
 
     /// Map > Generate's window, for tests: whether a preview is being made, and the last one.
@@ -497,6 +523,7 @@ impl EditorApp {
                 self.metal.invalidate();
                 self.properties.new_map();
                 self.layers.new_map();
+                self.pathing.new_map();
                 self.scene_replacements = doc.session.replacements();
                 self.generate.open = false;
                 self.resize.open = false;
@@ -817,10 +844,26 @@ impl eframe::App for EditorApp {
                         "Map properties",
                     );
                     ui.selectable_value(&mut self.right_tab, RightTab::Layers, "Texture layers");
+                    ui.selectable_value(&mut self.right_tab, RightTab::Pathing, "Pathing");
                 });
                 ui.separator();
                 if self.right_tab == RightTab::Layers {
                     self.layers_tab(ui);
+                    return;
+                }
+                if self.right_tab == RightTab::Pathing {
+                    match &self.doc {
+                        Some(doc) => {
+                            let (map, revision) =
+                                (doc.session.map_arc().clone(), doc.session.revision());
+                            egui::ScrollArea::both()
+                                .auto_shrink([false, false])
+                                .show(ui, |ui| self.pathing.ui(ui, &map, revision));
+                        }
+                        None => {
+                            ui.weak("No map is open.");
+                        }
+                    }
                     return;
                 }
                 if let Some(doc) = &mut self.doc {
@@ -882,9 +925,21 @@ impl eframe::App for EditorApp {
                     } else {
                         Vec::new()
                     };
+                    self.pathing
+                        .follow(&gpu.ctx, scene, doc.map(), doc.session.revision());
+                    self.viewport.pathing_on = scene.pathing.choice().is_some();
                     let report =
                         self.viewport
                             .ui(ui, doc, scene, &vg, &mut self.tools, &mut self.log);
+                    if let Some(team) = self.viewport.flood_request.take() {
+                        self.pathing.flood_from(team);
+                        self.right_tab = RightTab::Pathing;
+                        self.log.info(format!(
+                            "flooded the ground start {} reaches as {}",
+                            team + 1,
+                            self.pathing.class.as_deref().unwrap_or("?")
+                        ));
+                    }
                     if let Some(r) = report
                         && r.out_of_range.is_some()
                     {
