@@ -9,7 +9,7 @@
 //! 128-vertex rectangle on the GPU beside the CPU twin, and the whole map. Headless, on
 //! whatever adapter `WGPU_BACKEND` picks.
 //!
-//! `cargo bench --bench render [-- --frames N --sizes 8,16,32 --layers-only]`. Each frame is submitted and
+//! `cargo bench --bench render [-- --frames N --sizes 8,16,32 --layers-only --pathing-only]`. Each frame is submitted and
 //! waited for, so a frame's time is the CPU and GPU work of that frame, end to end.
 
 use std::time::Instant;
@@ -48,6 +48,8 @@ struct Args {
     sizes: Vec<u32>,
     /// Only the 8-layer rows (`--layers-only`).
     layers_only: bool,
+    /// Only the pathing overlay's rows (`--pathing-only`).
+    pathing_only: bool,
 }
 
 fn args() -> Args {
@@ -55,6 +57,7 @@ fn args() -> Args {
         frames: 90,
         sizes: vec![8, 16, 32],
         layers_only: false,
+        pathing_only: false,
     };
     let argv: Vec<String> = std::env::args().collect();
     let mut i = 1;
@@ -74,6 +77,7 @@ fn args() -> Args {
                 i += 1;
             }
             "--layers-only" => a.layers_only = true,
+            "--pathing-only" => a.pathing_only = true,
             _ => {}
         }
         i += 1;
@@ -288,26 +292,28 @@ fn main() {
             drop(scene);
         } else {
             let b = run_path(&ctx, &renderer, &scene, &map, &target, &bare, a.frames);
-            let p = run_path(&ctx, &renderer, &scene, &map, &target, &plain, a.frames);
-            let dw = run_path(&ctx, &renderer, &scene, &map, &target, &dry, a.frames);
-            let o = run_path(&ctx, &renderer, &scene, &map, &target, &overlays, a.frames);
-            let mib = |b: u64| b as f64 / 1048576.0;
-            println!(
-                "| {size} | {:.0} | {:.0} | {upload:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} | {:.1} |",
-                mib(doc_bytes(&map)),
-                mib(scene.gpu_bytes() + renderer.gpu_bytes() + target.gpu_bytes()),
-                b.mean_ms,
-                b.p95_ms,
-                p.mean_ms,
-                p.p95_ms,
-                dw.mean_ms,
-                dw.p95_ms,
-                o.mean_ms,
-                o.p95_ms,
-                (p.triangles_k + o.triangles_k) / 2.0,
-                (p.chunks + o.chunks) / 2.0,
-                p.grass_patches_k,
-            );
+            if !a.pathing_only {
+                let p = run_path(&ctx, &renderer, &scene, &map, &target, &plain, a.frames);
+                let dw = run_path(&ctx, &renderer, &scene, &map, &target, &dry, a.frames);
+                let o = run_path(&ctx, &renderer, &scene, &map, &target, &overlays, a.frames);
+                let mib = |b: u64| b as f64 / 1048576.0;
+                println!(
+                    "| {size} | {:.0} | {:.0} | {upload:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} | {:.1} |",
+                    mib(doc_bytes(&map)),
+                    mib(scene.gpu_bytes() + renderer.gpu_bytes() + target.gpu_bytes()),
+                    b.mean_ms,
+                    b.p95_ms,
+                    p.mean_ms,
+                    p.p95_ms,
+                    dw.mean_ms,
+                    dw.p95_ms,
+                    o.mean_ms,
+                    o.p95_ms,
+                    (p.triangles_k + o.triangles_k) / 2.0,
+                    (p.chunks + o.chunks) / 2.0,
+                    p.grass_patches_k,
+                );
+            }
             eprintln!("({size}: map generated in {made:.1} s)");
             let mut scene = scene;
             let choice = PathingChoice::for_map(&tank, &map);
@@ -326,6 +332,10 @@ fn main() {
                     squares.z0 + squares.h,
                 ));
             });
+            if let Some(k) = &kernels {
+                // warm up: the brush pipelines' first dispatches
+                stroke_frames(&ctx, k, &renderer, &mut scene, &map, &target, 3);
+            }
             let (off_mean, off_p95) = match &kernels {
                 Some(k) => stroke_frames(&ctx, k, &renderer, &mut scene, &map, &target, a.frames),
                 None => (f64::NAN, f64::NAN),
@@ -350,7 +360,11 @@ fn main() {
                 on.p95_ms,
                 b.mean_ms,
             ));
+            eprintln!("pathing: {}", pathing_rows.last().expect("just pushed"));
             drop(scene);
+        }
+        if a.pathing_only {
+            continue;
         }
         let mut layered = map;
         layered.texture_layers = eight_layers();
