@@ -98,6 +98,25 @@ pub fn square_height_of(h: &Grid<f32>, rule: HeightRule, x: usize, z: usize) -> 
     }
 }
 
+impl HeightRule {
+    /// The rule by the engine's name: `recoil` (BAR's engine) or `spring106`.
+    pub fn parse(s: &str) -> Result<HeightRule, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "recoil" | "bar" => Ok(HeightRule::HighestCorner),
+            "spring106" | "spring-106" | "106" => Ok(HeightRule::CellMean),
+            _ => Err(format!("engine `{s}`: expected recoil or spring106")),
+        }
+    }
+
+    /// The engine that reads heights this way, for people.
+    pub fn engine_label(self) -> &'static str {
+        match self {
+            HeightRule::HighestCorner => "Recoil (BAR)",
+            HeightRule::CellMean => "Spring 106",
+        }
+    }
+}
+
 impl GroundMaps {
     /// The maps for corner heights `heights` ((mapx + 1) x (mapy + 1), elmos).
     pub fn from_heights(heights: &Grid<f32>) -> GroundMaps {
@@ -216,6 +235,23 @@ mod tests {
         assert!(deg > 0.0 && deg < 45.0, "{deg}");
         // the other cells stay flat
         assert_eq!(g.slope[3], 0.0);
+    }
+
+    #[test]
+    fn engines_are_named_by_their_height_rule() {
+        assert_eq!(HeightRule::parse("recoil"), Ok(HeightRule::HighestCorner));
+        assert_eq!(HeightRule::parse("Spring106"), Ok(HeightRule::CellMean));
+        assert!(HeightRule::parse("spring105").is_err());
+        // the two rules read different heights on a slope: the highest corner sits higher
+        let h = ramp(4, 4, 0.5);
+        let mut g = GroundMaps::from_heights(&h);
+        let corner = g.square_height(1, 0);
+        g.height_rule = HeightRule::CellMean;
+        assert!(corner > g.square_height(1, 0));
+        assert_eq!(
+            square_height_of(&h, HeightRule::CellMean, 1, 1),
+            g.square_height(1, 1)
+        );
     }
 
     #[test]

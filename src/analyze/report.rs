@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::ground::GroundMaps;
+use super::ground::{GroundMaps, HeightRule};
 use super::move_class::{MoveClass, MoveKind};
 use super::passability::{Passability, WaterRules};
 use super::reach::{Regions, nearest_passable, path_distances, path_to_nearest, square_of};
@@ -92,7 +92,13 @@ pub struct ClassMaps {
 
 impl ClassMaps {
     pub fn new(map: &Map, classes: &[MoveClass]) -> ClassMaps {
-        let ground = GroundMaps::engine(map);
+        ClassMaps::with_rule(map, classes, HeightRule::HighestCorner)
+    }
+
+    /// The maps with the water depth read by `rule` (the engine version's).
+    pub fn with_rule(map: &Map, classes: &[MoveClass], rule: HeightRule) -> ClassMaps {
+        let mut ground = GroundMaps::engine(map);
+        ground.height_rule = rule;
         let water = WaterRules::for_damage(map.settings.water.damage.unwrap_or(0.0));
         let passes: Vec<Passability> = classes
             .iter()
@@ -226,9 +232,15 @@ fn spread(what: &str, values: &[f32], tolerance: f32, relative: bool) -> Option<
     })
 }
 
-/// Analyses `map` with `classes`; `table` names where they came from.
+/// Analyses `map` with `classes` as Recoil (BAR's engine) paths it; `table` names where the
+/// classes came from.
 pub fn analyze(map: &Map, classes: &[MoveClass], table: &str) -> Analysis {
-    let maps = ClassMaps::new(map, classes);
+    analyze_with(map, classes, table, HeightRule::HighestCorner)
+}
+
+/// [`analyze`] with the water depth read by `rule`: [`HeightRule::CellMean`] for Spring 106.
+pub fn analyze_with(map: &Map, classes: &[MoveClass], table: &str, rule: HeightRule) -> Analysis {
+    let maps = ClassMaps::with_rule(map, classes, rule);
     let starts: Vec<[f32; 2]> = map
         .teams
         .iter()

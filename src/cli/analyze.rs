@@ -23,6 +23,10 @@ pub struct AnalyzeArgs {
     /// Write an 8-bit grey PNG, one pixel a square: 0 blocked, else 255 x the speed factor.
     #[arg(long, requires = "move_class")]
     pub passable_png: Option<PathBuf>,
+    /// The engine whose pathing to follow: recoil (BAR's, the water depth at a square's
+    /// highest corner) or spring106 (the mean height of its 2 x 2-square cell).
+    #[arg(long, default_value = "recoil")]
+    pub engine: String,
 }
 
 /// The JSON `--json` prints.
@@ -41,6 +45,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let loaded = crate::formats::open_map(&args.map).map_err(|e| e.to_string())?;
     let map = loaded.map;
     let table = installed_classes();
+    let rule = crate::analyze::ground::HeightRule::parse(&args.engine)?;
     if let (Some(name), Some(out)) = (&args.move_class, &args.passable_png) {
         let class = table
             .classes
@@ -54,7 +59,8 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
                     names.join(", ")
                 )
             })?;
-        let ground = GroundMaps::engine(&map);
+        let mut ground = GroundMaps::engine(&map);
+        ground.height_rule = rule;
         let water = WaterRules::for_damage(map.settings.water.damage.unwrap_or(0.0));
         let pass = Passability::of(class, water, &ground);
         let img = image::GrayImage::from_raw(pass.mapx as u32, pass.mapy as u32, pass.grey_bytes())
@@ -70,7 +76,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             out.display()
         );
     }
-    let a = crate::analyze::analyze(&map, &table.classes, &table.source);
+    let a = crate::analyze::report::analyze_with(&map, &table.classes, &table.source, rule);
     let findings = crate::lint::findings_of_analysis(&a);
     if args.json {
         let r = Report {

@@ -8,20 +8,20 @@ use std::sync::Arc;
 use std::sync::mpsc;
 
 use crate::analyze::ground::GroundMaps;
+use crate::analyze::ground::HeightRule;
 use crate::analyze::move_class::{MoveClassTable, installed_classes};
 use crate::analyze::passability::Passability;
 use crate::analyze::reach::flood_mask;
 use crate::analyze::report::{
-    Analysis, BUILDABLE_TOLERANCE, DISTANCE_TOLERANCE, INCOME_TOLERANCE, SNAP_SQUARES, analyze,
+    Analysis, BUILDABLE_TOLERANCE, DISTANCE_TOLERANCE, INCOME_TOLERANCE, SNAP_SQUARES, analyze_with,
 };
 use crate::gpu::pathing::{PathingChoice, pathing_rgba};
 use crate::gpu::{GpuContext, MapScene};
 use crate::map::Map;
 
-/// What a flood mask was made from: the document revision, the class and the team.
-type FloodKey = (u64, String, usize);
+/// What a flood mask was made from: the document revision, the class, the rule and the team.
+type FloodKey = (u64, String, HeightRule, usize);
 
-#[derive(Default)]
 pub struct PathingPanel {
     /// BAR's classes (read from BAR's movedefs when installed), loaded on first use.
     table: Option<MoveClassTable>,
@@ -29,11 +29,27 @@ pub struct PathingPanel {
     pub class: Option<String>,
     /// The team whose start's region is flooded.
     pub flood_team: Option<usize>,
+    /// Whose pathing the overlay and the table follow: Recoil's (BAR) or Spring 106's.
+    pub rule: HeightRule,
     flood_made: Option<FloodKey>,
-    /// The last analysis and the revision it is of.
-    analysis: Option<(u64, Arc<Analysis>)>,
-    /// A running analysis: the revision it is of and where its answer comes.
-    running: Option<(u64, mpsc::Receiver<Analysis>)>,
+    /// The last analysis and the revision and rule it is of.
+    analysis: Option<(u64, HeightRule, Arc<Analysis>)>,
+    /// A running analysis: the revision and rule it is of and where its answer comes.
+    running: Option<(u64, HeightRule, mpsc::Receiver<Analysis>)>,
+}
+
+impl Default for PathingPanel {
+    fn default() -> PathingPanel {
+        PathingPanel {
+            table: None,
+            class: None,
+            flood_team: None,
+            rule: HeightRule::HighestCorner,
+            flood_made: None,
+            analysis: None,
+            running: None,
+        }
+    }
 }
 
 impl PathingPanel {
@@ -64,7 +80,9 @@ impl PathingPanel {
             .iter()
             .find(|c| c.name == name)?
             .clone();
-        Some(PathingChoice::for_map(&class, map))
+        let mut c = PathingChoice::for_map(&class, map);
+        c.rule = self.rule;
+        Some(c)
     }
 
     /// Floods from team `team`'s start (the view's click).
@@ -87,7 +105,7 @@ impl PathingPanel {
             self.flood_made = None;
             return;
         };
-        let key = (revision, c.class.name.clone(), team);
+        let key = (revision, c.class.name.clone(), c.rule, team);
         if self.flood_made.as_ref() == Some(&key) && scene.pathing.flooded {
             return;
         }
@@ -102,10 +120,10 @@ impl PathingPanel {
 
     /// Takes a finished analysis; starts one when the document moved on and none runs.
     fn follow_analysis(&mut self, ui: &egui::Ui, map: &Arc<Map>, revision: u64) {
-        if let Some((rev, rx)) = &self.running {
+        if let Some((rev, rule, rx)) = &self.running {
             match rx.try_recv() {
                 Ok(a) => {
-                    self.analysis = Some((*rev, Arc::new(a)));
+                    self.analysis = Some((*rev, *rule, Arc::new(a)));
                     self.running = None;
                 }
                 Err(mpsc::TryRecvError::Empty) => {
@@ -115,7 +133,10 @@ impl PathingPanel {
                 Err(mpsc::TryRecvError::Disconnected) => self.running = None,
             }
         }
-        let current = self.analysis.as_ref().is_some_and(|(r, _)| *r == revision);
+        let current = self
+            .analysis
+            .as_ref()
+            .is_some_and(|(r, rule, _)| *r == revision && *rule == self.rule);
         if current || self.running.is_some() {
             return;
         }
@@ -123,12 +144,13 @@ impl PathingPanel {
         let (tx, rx) = mpsc::channel();
         let map = map.clone();
         let ctx = ui.ctx().clone();
+        let rule = self.rule;
         std::thread::spawn(move || {
-            let a = analyze(&map, &table.classes, &table.source);
+            let a = analyze_with(&map, &table.classes, &table.source, rule);
             let _ = tx.send(a);
             ctx.request_repaint();
         });
-        self.running = Some((revision, rx));
+        self.running = Some((revision, rule, rx));
     }
 
     /// Whether an analysis is running (tests wait for it).
@@ -138,7 +160,7 @@ impl PathingPanel {
 
     /// The last analysis, with the revision it is of.
     pub fn analysis(&self) -> Option<(u64, &Analysis)> {
-        self.analysis.as_ref().map(|(r, a)| (*r, a.as_ref()))
+        self.analysis.as_ref().map(|(r, _, a)| (*r, a.as_ref()))
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, map: &Arc<Map>, revision: u64) {
@@ -173,6 +195,21 @@ impl PathingPanel {
                 .response
                 .labelled_by(l);
         });
+        ui.horizontal(|ui| {
+            let l = ui.label("Pathing of").id;
+            egui::ComboBox::from_id_salt("pathing engine")
+                .selected_text(self.rule.engine_label())
+                .show_ui(ui, |ui| {
+                    for r in [HeightRule::HighestCorner, HeightRule::CellMean] {
+                        ui.selectable_value(&mut self.rule, r, r.engine_label());
+                    }
+                })
+                .response
+                .labelled_by(l)
+                .on_hover_text(
+                    "Where the water depth is read: Recoil (BAR's engine) at each square's highest corner, Spring 106 at the mean of its 2 x 2-square cell",
+                );
+        });
         let source = self.table().source.clone();
         ui.small(format!("Move classes: {source}"));
         if self.class.is_some() {
@@ -199,7 +236,7 @@ impl PathingPanel {
     }
 
     fn fairness_ui(&mut self, ui: &mut egui::Ui, revision: u64) {
-        let Some((rev, a)) = self.analysis.clone() else {
+        let Some((rev, rule, a)) = self.analysis.clone() else {
             ui.heading("Fairness");
             ui.spinner();
             ui.label("analysing the map…");
@@ -207,7 +244,7 @@ impl PathingPanel {
         };
         ui.horizontal(|ui| {
             ui.heading("Fairness");
-            if rev != revision || self.running.is_some() {
+            if rev != revision || rule != self.rule || self.running.is_some() {
                 ui.spinner();
                 ui.weak("updating…");
             }
