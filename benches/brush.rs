@@ -208,6 +208,7 @@ fn main() {
             grass: map.grass.clone(),
             features: Vec::new(),
             teams: Vec::new(),
+            start_boxes: Vec::new(),
             bundled_files: Vec::new(),
             settings: map.settings.clone(),
             size: map.size,

@@ -152,6 +152,9 @@ fn ten_thousand_random_steps_with_undo_and_redo_match_a_cpu_replay() {
                         done.push(s);
                     }
                 }
+                Step::Start { .. } | Step::StartRemove { .. } => {
+                    unreachable!("the soak's ops files hold strokes, undo and redo only")
+                }
             }
             assert_eq!(
                 session.history().undo_len(),

@@ -829,3 +829,86 @@ fn the_pathing_tab_overlays_a_class_floods_a_clicked_start_and_tables_fairness()
     assert!(!harness.state().pathing_overlay_on());
     assert!(!harness.state().flood_shown());
 }
+
+#[test]
+fn dragging_a_start_moves_it_and_its_symmetric_partner_in_one_undo_step() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    let starts = |h: &Harness<'_, EditorApp>| h.state().document().unwrap().map().teams.clone();
+    let before = starts(&harness);
+    assert!(before.len() >= 2);
+    // the starter map's two starts face each other across the centre: turn the half-turn
+    // symmetry on, and they are partners
+    harness.get_by_label("Symmetry").click();
+    step3(&mut harness);
+    harness.get_by_label("Rotate 2 about the centre").click();
+    step3(&mut harness);
+    let map = harness.state().document().unwrap().map().clone();
+    assert_eq!(map.symmetry, groundwork::map::SymmetryMode::Rotate(2));
+    let partners = groundwork::edit::starts::partners(&map, 0);
+    assert_eq!(
+        partners.len(),
+        1,
+        "the starter map's two starts are partners"
+    );
+    let from = harness
+        .state()
+        .start_on_screen(0)
+        .expect("start 1 is in view");
+    let to = from + egui::vec2(60.0, 30.0);
+    drag(
+        &mut harness,
+        &[
+            from,
+            from + egui::vec2(20.0, 10.0),
+            from + egui::vec2(40.0, 20.0),
+            to,
+        ],
+    );
+    step3(&mut harness);
+    let after = starts(&harness);
+    let moved = |a: &groundwork::map::Team, b: &groundwork::map::Team| {
+        (a.start_x_elmos - b.start_x_elmos).abs() + (a.start_z_elmos - b.start_z_elmos).abs() > 8.0
+    };
+    assert!(moved(&after[0], &before[0]), "start 1 moved: {after:?}");
+    // it landed where the pointer let go: the ground under `to`
+    let ground = harness
+        .state()
+        .ground_under(to)
+        .expect("ground under the pointer");
+    assert!(
+        (after[0].start_x_elmos - ground.x).abs() < 40.0
+            && (after[0].start_z_elmos - ground.z).abs() < 40.0,
+        "{:?} vs {ground:?}",
+        after[0]
+    );
+    for (u, g) in &partners {
+        let want = g.apply([after[0].start_x_elmos, after[0].start_z_elmos]);
+        assert!(
+            (after[*u].start_x_elmos - want[0]).abs() < 1e-2
+                && (after[*u].start_z_elmos - want[1]).abs() < 1e-2,
+            "partner {u} follows by symmetry: {:?} vs {want:?}",
+            after[*u]
+        );
+    }
+    let heights = harness.state().document().unwrap().map().heights.clone();
+    assert_eq!(
+        heights, map.heights,
+        "the drag was the start's, not a stroke"
+    );
+    assert_eq!(
+        harness
+            .state()
+            .document()
+            .unwrap()
+            .session
+            .history()
+            .undo_len(),
+        1,
+        "one undo step"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step3(&mut harness);
+    assert_eq!(starts(&harness), before, "undo puts both back");
+}

@@ -62,6 +62,8 @@ pub struct TeamReport {
     pub nearest_enemy_path_elmos: Option<f32>,
     /// The share of the start area BAR's buildings can stand on.
     pub buildable_share: f32,
+    /// Whether the start lies on the map at all.
+    pub on_map: bool,
 }
 
 /// The analysis of one map.
@@ -331,6 +333,8 @@ pub fn analyze_with(map: &Map, classes: &[MoveClass], table: &str, rule: HeightR
                 income_2000: i2,
                 nearest_enemy_path_elmos: fair.and_then(|k| reports[k].nearest_enemy_path_elmos[i]),
                 buildable_share: buildable_share(&heights, starts[i]),
+                on_map: (0.0..=map.size.width_elmos()).contains(&starts[i][0])
+                    && (0.0..=map.size.depth_elmos()).contains(&starts[i][1]),
             }
         })
         .collect();

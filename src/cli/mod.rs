@@ -1,4 +1,5 @@
-//! The headless commands: analyze, compile, decompile, edit, info, import, lint, new, render. Each prints progress on stderr and
+//! The headless commands: analyze, compile, decompile, edit, info, import, lint, metadata, new,
+//! render, resize. Each prints progress on stderr and
 //! exits non-zero with one clear line on any error.
 
 mod analyze;
@@ -8,6 +9,7 @@ mod edit;
 mod import;
 mod info;
 pub mod lint;
+mod metadata;
 mod new;
 pub mod render;
 mod resize;
@@ -42,6 +44,8 @@ enum Command {
     Info(info::InfoArgs),
     /// List every known way a map goes silently wrong, with the fix (exit code 1 on errors).
     Lint(lint::LintArgs),
+    /// Print the block for BAR's maps-metadata map_list.yaml: start positions and start boxes.
+    Metadata(metadata::MetadataArgs),
     /// Make a new project folder: size, players, symmetry, heights, water.
     New(new::NewArgs),
     /// Draw a map offscreen (no window) and write a PNG.
@@ -80,6 +84,7 @@ pub fn run() -> i32 {
         Some(Command::Edit(a)) => edit::run(a),
         Some(Command::Info(a)) => info::run(a),
         Some(Command::Lint(a)) => lint::run(a),
+        Some(Command::Metadata(a)) => metadata::run(a),
         Some(Command::New(a)) => new::run(a),
         Some(Command::Render(a)) => render::run(a),
         Some(Command::Resize(a)) => resize::run(a),

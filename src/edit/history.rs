@@ -139,6 +139,7 @@ pub struct TextureStack {
 pub struct EditState {
     pub settings: MapSettings,
     pub teams: Vec<Team>,
+    pub start_boxes: Vec<crate::map::start_boxes::StartBoxSet>,
     pub texture: TextureStack,
     pub features: Vec<Feature>,
     pub generator: Option<Recipe>,
@@ -151,6 +152,7 @@ impl EditState {
         EditState {
             settings: map.settings.clone(),
             teams: map.teams.clone(),
+            start_boxes: map.start_boxes.clone(),
             features: map.features.clone(),
             generator: map.generator.clone(),
             texture: TextureStack {
@@ -184,6 +186,7 @@ impl EditState {
     pub fn restore(&self, map: &mut Map) {
         map.settings = self.settings.clone();
         map.teams = self.teams.clone();
+        map.start_boxes = self.start_boxes.clone();
         map.features = self.features.clone();
         map.generator = self.generator.clone();
         let mut kept: Vec<Option<Grid<u8>>> =

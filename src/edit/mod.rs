@@ -13,6 +13,7 @@ pub mod ops;
 pub mod procedural;
 pub mod rect;
 pub mod session;
+pub mod starts;
 pub mod stroke;
 pub mod symmetry;
 pub mod tools;

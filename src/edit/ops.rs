@@ -55,6 +55,16 @@ pub enum Step {
     Stroke(Op),
     Undo,
     Redo,
+    /// `tool = "start"`: moves team `team`'s start (and its symmetric partners) to `at`, or
+    /// adds a team there when `team` is the team count. Teams count from 0.
+    Start {
+        team: usize,
+        at: [f32; 2],
+    },
+    /// `tool = "start-remove"`: removes team `team`.
+    StartRemove {
+        team: usize,
+    },
 }
 
 /// A parsed ops file.
@@ -130,12 +140,52 @@ fn parse_step(
     let step = match t.get("tool").and_then(Value::as_str) {
         Some("undo") => Step::Undo,
         Some("redo") => Step::Redo,
+        Some(name @ ("start" | "start-remove")) => return parse_start(t, name, map),
         _ => return parse_op(v, map, load_image).map(Step::Stroke),
     };
     if let Some(other) = t.keys().find(|k| *k != "tool") {
         return Err(format!("undo and redo take no other keys (\"{other}\")"));
     }
     Ok(step)
+}
+
+/// `start` (`team`, `path = [[x, z]]`) and `start-remove` (`team`).
+fn parse_start(t: &toml::Table, name: &str, map: &Map) -> Result<Step, String> {
+    let allowed: &[&str] = if name == "start" {
+        &["tool", "team", "path"]
+    } else {
+        &["tool", "team"]
+    };
+    if let Some(k) = t.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown key \"{k}\" for {name} ({})",
+            allowed.join(", ")
+        ));
+    }
+    let team = match t.get("team") {
+        Some(Value::Integer(i)) if *i >= 0 => *i as usize,
+        Some(_) => return Err(format!("{name}: team is a whole number from 0")),
+        None => return Err(format!("{name} needs team = N (teams count from 0)")),
+    };
+    if name == "start-remove" {
+        return Ok(Step::StartRemove { team });
+    }
+    let at = match t
+        .get("path")
+        .and_then(Value::as_array)
+        .map(|a| a.as_slice())
+    {
+        Some([p]) => {
+            let xy = p.as_array().filter(|a| a.len() == 2);
+            match xy.map(|a| (number(&a[0]), number(&a[1]))) {
+                Some((Some(x), Some(z))) => [x as f32, z as f32],
+                _ => return Err("start: path is [[x, z]] in elmos".into()),
+            }
+        }
+        _ => return Err("start needs path = [[x, z]] (one point, elmos)".into()),
+    };
+    check_on_map(map, at)?;
+    Ok(Step::Start { team, at })
 }
 
 fn parse_op(
@@ -438,6 +488,8 @@ impl Step {
             Step::Stroke(op) => op.tool.name(),
             Step::Undo => "undo",
             Step::Redo => "redo",
+            Step::Start { .. } => "start",
+            Step::StartRemove { .. } => "start-remove",
         }
     }
 }
@@ -456,6 +508,47 @@ pub fn run_step(
         }
         Step::Redo => {
             session.redo(gpu);
+            Ok(None)
+        }
+        &Step::Start { team, at } => {
+            let count = session.map().teams.len();
+            if team > count {
+                return Err(format!(
+                    "start: there is no team {team}; the map has {count} (team = {count} adds one)"
+                ));
+            }
+            let what = if team == count {
+                format!("add team {team}")
+            } else {
+                format!("move team {team}'s start")
+            };
+            session.edit(
+                &what,
+                |m| {
+                    if team == m.teams.len() {
+                        super::starts::add_team(m, at);
+                    } else {
+                        let _ = super::starts::move_start(m, team, at);
+                    }
+                },
+                gpu,
+            )?;
+            Ok(None)
+        }
+        &Step::StartRemove { team } => {
+            let count = session.map().teams.len();
+            if team >= count {
+                return Err(format!(
+                    "start-remove: there is no team {team}; the map has {count}"
+                ));
+            }
+            session.edit(
+                &format!("remove team {team}"),
+                |m| {
+                    let _ = super::starts::remove_team(m, team);
+                },
+                gpu,
+            )?;
             Ok(None)
         }
     }
@@ -664,5 +757,81 @@ width_elmos = 200
         let mut s = Session::new(map());
         run(&mut s, &f, OutOfRange::Clip, None).unwrap();
         assert_eq!(s.map().heights.min_max().1, 400.0);
+    }
+
+    #[test]
+    fn start_ops_move_add_and_remove_teams_with_symmetry_and_undo() {
+        let mut m = map();
+        m.symmetry = SymmetryMode::MirrorX;
+        crate::edit::starts::add_team(&mut m, [300.0, 500.0]);
+        crate::edit::starts::add_team(&mut m, [2048.0 - 300.0, 500.0]);
+        let text = r#"
+[[op]]
+tool = "start"
+team = 0
+path = [[400.0, 800.0]]
+
+[[op]]
+tool = "start"
+team = 2
+path = [[1024.0, 1024.0]]
+
+[[op]]
+tool = "start-remove"
+team = 2
+
+[[op]]
+tool = "undo"
+"#;
+        let f = parse(text, &m, &no_images).unwrap();
+        assert_eq!(f.ops.len(), 4);
+        let mut s = Session::new(m.clone());
+        let at = |s: &Session, i: usize| {
+            let t = &s.map().teams[i];
+            [t.start_x_elmos, t.start_z_elmos]
+        };
+        run_step(&mut s, &f.ops[0], None).unwrap();
+        assert_eq!(at(&s, 0), [400.0, 800.0]);
+        assert_eq!(
+            at(&s, 1),
+            [2048.0 - 400.0, 800.0],
+            "the mirror partner moved"
+        );
+        run_step(&mut s, &f.ops[1], None).unwrap();
+        assert_eq!(s.map().teams.len(), 3);
+        run_step(&mut s, &f.ops[2], None).unwrap();
+        assert_eq!(s.map().teams.len(), 2);
+        run_step(&mut s, &f.ops[3], None).unwrap();
+        assert_eq!(s.map().teams.len(), 3, "undo brings the removed team back");
+        s.undo(None);
+        s.undo(None);
+        assert_eq!(s.map().teams, m.teams, "each op was one undo step");
+        // what is refused
+        for (bad, why) in [
+            (
+                "[[op]]\ntool = \"start\"\npath = [[1.0, 1.0]]\n",
+                "needs team",
+            ),
+            ("[[op]]\ntool = \"start\"\nteam = 0\n", "needs path"),
+            (
+                "[[op]]\ntool = \"start\"\nteam = 0\npath = [[9000.0, 1.0]]\n",
+                "is off the",
+            ),
+            (
+                "[[op]]\ntool = \"start-remove\"\nteam = 0\nradius_elmos = 3.0\n",
+                "unknown key",
+            ),
+        ] {
+            let e = parse(bad, &m, &no_images).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+        let far = parse(
+            "[[op]]\ntool = \"start\"\nteam = 5\npath = [[1.0, 1.0]]\n",
+            &m,
+            &no_images,
+        )
+        .unwrap();
+        let e = run_step(&mut s, &far.ops[0], None).unwrap_err();
+        assert!(e.contains("no team 5"), "{e}");
     }
 }

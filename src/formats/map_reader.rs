@@ -227,6 +227,7 @@ fn build_map(
         texture,
         features,
         teams: info.teams,
+        start_boxes: Vec::new(),
         settings,
         bundled_files,
         symmetry: crate::map::SymmetryMode::None,

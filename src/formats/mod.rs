@@ -9,6 +9,7 @@ pub mod error;
 pub mod features;
 pub mod image_file;
 pub mod import_report;
+pub mod lobby_metadata;
 pub mod map_reader;
 pub mod mapinfo;
 pub mod minimap;

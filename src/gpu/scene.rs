@@ -107,6 +107,8 @@ pub struct MapScene {
     pub grass_cells: (u32, u32),
     /// The document revision `grass.legacy` was read at.
     grass_revision: Option<u64>,
+    /// The starts and features the markers were made from.
+    markers_of: (Vec<crate::map::Team>, Vec<crate::map::Feature>),
     gpu_bytes_fixed: u64,
 }
 
@@ -335,6 +337,7 @@ impl MapScene {
             grass,
             grass_cells: (gw as u32, gh as u32),
             grass_revision: None,
+            markers_of: (Vec::new(), Vec::new()),
             gpu_bytes_fixed,
         };
         scene.set_markers(ctx, map);
@@ -396,6 +399,9 @@ impl MapScene {
             self.water.follow_heights(ctx, &map.heights, revision);
             self.grass_revision = Some(revision);
             self.follow_texture_layers(ctx, map);
+            if self.markers_of.0 != map.teams || self.markers_of.1 != map.features {
+                self.set_markers(ctx, map);
+            }
         }
     }
 
@@ -457,6 +463,7 @@ impl MapScene {
             }
         }));
         self.marker_count = m.len() as u32;
+        self.markers_of = (map.teams.clone(), map.features.clone());
         if !m.is_empty() {
             self.markers = ctx
                 .device

@@ -199,6 +199,31 @@ pub const RULES: &[(&str, Severity, &str)] = &[
         Severity::Warning,
         "the income within 1000 or 2000 path elmos of the starts differs by over 5%",
     ),
+    (
+        "startbox-too-many-players",
+        Severity::Error,
+        "start boxes x players per box exceed the map's player count (maps-metadata refuses it)",
+    ),
+    (
+        "start-outside-box",
+        Severity::Warning,
+        "a start lies in no box of the full arrangement, or a box holds no start",
+    ),
+    (
+        "allied-starts-too-close",
+        Severity::Warning,
+        "two starts in one box are under 350 elmos apart (the lobby refuses such a placement)",
+    ),
+    (
+        "startbox-overlap",
+        Severity::Warning,
+        "two boxes of one arrangement overlap",
+    ),
+    (
+        "startbox-missing-arrangement",
+        Severity::Warning,
+        "a team count from 2 to the player count has no start boxes",
+    ),
 ];
 
 /// The severity of a rule.
@@ -396,6 +421,7 @@ pub fn lint_map(map: &Map, ctx: &LintContext) -> Vec<Finding> {
         }
     }
     pathing_findings(map, ctx, &mut out);
+    out.extend(start_boxes::check(map));
     out.sort_by_key(|f| f.severity != Severity::Error);
     out
 }
@@ -423,6 +449,11 @@ fn pathing_findings(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
     out.extend(findings_of_analysis(&a));
 }
 
+/// The start box rules' findings alone (`groundwork metadata` prints them).
+pub fn start_box_findings(map: &Map) -> Vec<Finding> {
+    start_boxes::check(map)
+}
+
 /// The pathing rules' findings for an analysis already made (`groundwork analyze` prints them).
 pub fn findings_of_analysis(a: &crate::analyze::Analysis) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -437,7 +468,8 @@ pub fn findings_of_analysis(a: &crate::analyze::Analysis) -> Vec<Finding> {
         }
     }
     for (i, t) in a.teams.iter().enumerate() {
-        if t.buildable_share < MIN_BUILDABLE_SHARE {
+        // a start off the map is start-outside-map's, not this rule's
+        if t.on_map && t.buildable_share < MIN_BUILDABLE_SHARE {
             out.push(finding(
                 "start-on-slope",
                 format!(
@@ -682,5 +714,6 @@ pub fn lint_path(path: &Path, ctx: &LintContext) -> Result<(Option<Map>, Vec<Fin
     }
 }
 
+mod start_boxes;
 #[cfg(test)]
 mod tests;

@@ -470,3 +470,69 @@ fn unfair_metal_fires_for_one_sides_extra_spot_and_not_for_a_mirrored_pair() {
     crate::map::metal::paint_dome(&mut m.metal, 2048.0 - 600.0, 2048.0 - 300.0, 48.0, 120.0);
     assert!(pathing_rules(&m).is_empty(), "{:?}", pathing_rules(&m));
 }
+
+/// The clean map (4x4, starts at 300 and 1748) with a 2-team arrangement around its starts.
+fn boxed() -> Map {
+    let mut m = clean();
+    // 2048 elmos a side: 1 unit = 10.24 elmos; the starts are at units 29.3 and 170.7
+    m.start_boxes = vec![crate::map::start_boxes::StartBoxSet {
+        teams: 2,
+        max_players_per_box: 1,
+        boxes: vec![[0, 0, 60, 60], [140, 140, 200, 200]],
+    }];
+    m
+}
+
+#[test]
+fn start_boxes_that_follow_the_lobbys_rules_are_quiet() {
+    let m = boxed();
+    assert!(rules(&m).is_empty(), "{:?}", rules(&m));
+}
+
+#[test]
+fn start_box_rules_fire_on_what_the_lobby_refuses() {
+    let with = |f: &dyn Fn(&mut Map)| {
+        let mut m = boxed();
+        f(&mut m);
+        rules(&m)
+    };
+    // two boxes of 2 players each on a 2-player map
+    let r = with(&|m| m.start_boxes[0].max_players_per_box = 2);
+    assert_eq!(r, vec!["startbox-too-many-players"]);
+    // start 2 out of every box, and box 2 empty
+    let r = with(&|m| m.teams[1].start_x_elmos = 1000.0);
+    assert!(
+        r.iter().filter(|&&x| x == "start-outside-box").count() == 2,
+        "{r:?}"
+    );
+    // overlapping boxes
+    let r = with(&|m| m.start_boxes[0].boxes[0] = [0, 0, 150, 150]);
+    assert_eq!(r, vec!["startbox-overlap"]);
+    // a third player: the 3-team arrangement is missing, and the 2-team boxes may hold two
+    // players, who share box 1 at 200 elmos: too close
+    let r = with(&|m| {
+        m.teams.push(Team {
+            start_x_elmos: 500.0,
+            start_z_elmos: 300.0,
+        });
+        m.start_boxes[0].max_players_per_box = 1;
+    });
+    assert!(r.contains(&"startbox-missing-arrangement"), "{r:?}");
+    assert!(r.contains(&"allied-starts-too-close"), "{r:?}");
+    // far enough apart, allies are fine
+    let r = with(&|m| {
+        m.start_boxes[0].boxes[0] = [0, 0, 80, 80];
+        m.teams.push(Team {
+            start_x_elmos: 300.0 + 360.0,
+            start_z_elmos: 300.0,
+        });
+    });
+    assert!(r.contains(&"startbox-missing-arrangement"), "{r:?}");
+    assert!(!r.contains(&"allied-starts-too-close"), "{r:?}");
+    // every finding has a fix in words
+    let mut m = boxed();
+    m.start_boxes[0].max_players_per_box = 2;
+    for f in lint_map(&m, &LintContext::default()) {
+        assert!(f.fix.is_some(), "{f:?}");
+    }
+}

@@ -12,6 +12,7 @@ pub mod recipe;
 pub mod resize;
 pub mod settings;
 pub mod size;
+pub mod start_boxes;
 pub mod symmetry;
 pub mod texture;
 pub mod water;
@@ -182,6 +183,9 @@ pub struct Map {
     pub texture: GroundTexture,
     pub features: Vec<Feature>,
     pub teams: Vec<Team>,
+    /// The lobby's start boxes, one arrangement per team count (`map.toml`'s
+    /// `[[start_boxes]]`; BAR reads them from maps-metadata, so they are not compiled).
+    pub start_boxes: Vec<start_boxes::StartBoxSet>,
     pub settings: MapSettings,
     /// Other files packed into the archive unchanged, sorted by path.
     pub bundled_files: Vec<BundledFile>,
@@ -233,6 +237,7 @@ impl Map {
             texture,
             features: Vec::new(),
             teams: Vec::new(),
+            start_boxes: Vec::new(),
             settings,
             bundled_files: Vec::new(),
             symmetry: SymmetryMode::None,

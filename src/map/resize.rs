@@ -161,6 +161,17 @@ pub fn resize(map: &Map, request: Resize) -> Result<Resized, String> {
                     ));
                 }
             }
+            let (old_w, old_d) = (old.width_elmos(), old.depth_elmos());
+            for set in &mut out.start_boxes {
+                for b in &mut set.boxes {
+                    let e = super::start_boxes::box_to_elmos(*b, old_w, old_d);
+                    *b = super::start_boxes::box_from_elmos(
+                        [e[0] + ox, e[1] + oz, e[2] + ox, e[3] + oz],
+                        w,
+                        d,
+                    );
+                }
+            }
             let centred = (x == Anchor::Centre || new.squares_x() == old.squares_x())
                 && (z == Anchor::Centre || new.squares_z() == old.squares_z());
             if !centred && map.symmetry != super::SymmetryMode::None {

@@ -19,6 +19,7 @@ pub mod pathing_panel;
 pub mod properties_panel;
 pub mod recent;
 pub mod resize_dialog;
+pub mod starts_panel;
 pub mod status_bar;
 pub mod tools_panel;
 pub mod viewport;

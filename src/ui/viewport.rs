@@ -73,6 +73,10 @@ pub struct Viewport {
     pub pathing_on: bool,
     /// The team whose start was clicked with the pathing overlay on, for the app to take.
     pub flood_request: Option<usize>,
+    /// A start marker being dragged: the team, where it was and where it is now (elmos).
+    start_drag: Option<(usize, [f32; 2], [f32; 2])>,
+    /// The start box arrangement drawn over the ground (an index into `map.start_boxes`).
+    pub boxes_shown: Option<usize>,
 }
 
 impl Default for Viewport {
@@ -95,6 +99,8 @@ impl Default for Viewport {
             animate_water: true,
             pathing_on: false,
             flood_request: None,
+            start_drag: None,
+            boxes_shown: None,
         }
     }
 }
@@ -364,6 +370,10 @@ impl Viewport {
         if let Some((from, to)) = self.spot_drag {
             self.paint_segment(ui, scr, map, from, to);
         }
+        if let Some((_, from, to)) = self.start_drag {
+            self.paint_segment(ui, scr, map, from, to);
+        }
+        self.paint_start_boxes(ui, scr, map);
         self.paint_start_labels(ui, scr, map);
         self.paint_spot_labels(ui, scr, map);
         if let Some(sun) = sun_gizmo(ui, rect, map.settings.lighting.sun_dir_or_default()) {
@@ -579,15 +589,24 @@ impl Viewport {
         };
         let alt = ui.input(|i| i.modifiers.alt);
         let down = response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down());
-        if self.pathing_on
+        if let Some(r) = self.handle_start_drag(ui, down, doc, log) {
+            return r;
+        }
+        if self.view.markers
             && !doc.session.stroking()
             && ui.input(|i| i.pointer.primary_pressed())
             && let Some(pos) = response.hover_pos()
             && let Some(team) = self.start_near(doc.map(), pos)
         {
-            // the click is the start's: wait for the button to come up before any stroke
-            self.flood_request = Some(team);
+            // the press is the start's: wait for the button to come up before any stroke
             self.refused = true;
+            if self.pathing_on {
+                self.flood_request = Some(team);
+            } else {
+                let t = &doc.map().teams[team];
+                let at = [t.start_x_elmos, t.start_z_elmos];
+                self.start_drag = Some((team, at, at));
+            }
             return None;
         }
         let current = tools.current().filter(|_| !alt);
@@ -653,6 +672,59 @@ impl Viewport {
                 }
             }
         }
+    }
+
+    /// A start marker dragged: follows the ground under the cursor, and on release moves the
+    /// start (and its symmetric partners) as one undo step. `Some` while the drag is the
+    /// press's.
+    fn handle_start_drag(
+        &mut self,
+        ui: &egui::Ui,
+        down: bool,
+        doc: &mut Document,
+        log: &mut LogPanel,
+    ) -> Option<Option<StrokeReport>> {
+        let (team, from, _) = self.start_drag?;
+        if down {
+            if let Some(p) = self.hover {
+                self.start_drag = Some((team, from, [p.x, p.z]));
+            }
+            ui.ctx().request_repaint();
+            return Some(None);
+        }
+        let (_, _, to) = self.start_drag.take().expect("checked above");
+        let moved = (to[0] - from[0]).abs().max((to[1] - from[1]).abs()) >= 8.0;
+        if moved {
+            let mut partners = Vec::new();
+            let result = doc.session.edit(
+                &format!("move start {}", team + 1),
+                |m| {
+                    if let Ok(t) = crate::edit::starts::move_start(m, team, to) {
+                        partners = t;
+                    }
+                },
+                None,
+            );
+            match result {
+                Ok(()) => {
+                    let others: Vec<String> =
+                        partners[1..].iter().map(|t| (t + 1).to_string()).collect();
+                    let with = if others.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", and by symmetry start {}", others.join(", "))
+                    };
+                    log.info(format!(
+                        "moved start {} to ({:.0}, {:.0}){with} (Ctrl+Z undoes)",
+                        team + 1,
+                        to[0],
+                        to[1]
+                    ));
+                }
+                Err(e) => log.error(format!("moving the start: {e}")),
+            }
+        }
+        Some(None)
     }
 
     /// Spot editing for tools that place metal spots: a press on a spot drags it (Ctrl
@@ -772,11 +844,54 @@ impl Viewport {
             .map(|(_, i)| i)
     }
 
-    /// Team numbers beside the start markers.
+    /// The shown start box arrangement: each box's outline over the ground, in its team's
+    /// colour, numbered.
+    fn paint_start_boxes(&self, ui: &egui::Ui, scr: Screen, map: &Map) {
+        let Some(set) = self.boxes_shown.and_then(|i| map.start_boxes.get(i)) else {
+            return;
+        };
+        let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
+        for (k, b) in set.boxes.iter().enumerate() {
+            let e = crate::map::start_boxes::box_to_elmos(*b, w, d);
+            let c = crate::map::team_colour(k);
+            let colour = egui::Color32::from_rgb(
+                (c[0] * 255.0) as u8,
+                (c[1] * 255.0) as u8,
+                (c[2] * 255.0) as u8,
+            );
+            let stroke = egui::Stroke::new(2.5, colour);
+            // inset by half an elmo so edges on the map's border stay on the ground
+            let (x0, z0, x1, z1) = (e[0] + 0.5, e[1] + 0.5, e[2] - 0.5, e[3] - 0.5);
+            self.paint_ground_line(ui, scr, map, [x0, z0], [x1, z0], stroke);
+            self.paint_ground_line(ui, scr, map, [x1, z0], [x1, z1], stroke);
+            self.paint_ground_line(ui, scr, map, [x1, z1], [x0, z1], stroke);
+            self.paint_ground_line(ui, scr, map, [x0, z1], [x0, z0], stroke);
+            let centre = [(x0 + x1) * 0.5, (z0 + z1) * 0.5];
+            let p = Vec3::new(
+                centre[0],
+                ground_at(map, centre[0], centre[1]) + 10.0,
+                centre[1],
+            );
+            if let Some(s) = self.to_screen(scr, p).filter(|s| scr.rect.contains(*s)) {
+                ui.painter().text(
+                    s,
+                    egui::Align2::CENTER_CENTER,
+                    format!("box {}", k + 1),
+                    egui::FontId::proportional(15.0),
+                    colour,
+                );
+            }
+        }
+    }
+
+    /// Team numbers beside the start markers; the start under the pointer (or being dragged)
+    /// with its coordinates.
     fn paint_start_labels(&self, ui: &egui::Ui, scr: Screen, map: &Map) {
         if !self.view.markers {
             return;
         }
+        let pointer = ui.input(|i| i.pointer.hover_pos());
+        let under = pointer.and_then(|p| self.start_near(map, p));
         for (i, t) in map.teams.iter().enumerate() {
             let p = Vec3::new(
                 t.start_x_elmos,
@@ -790,10 +905,19 @@ impl Viewport {
                 continue;
             }
             let pos = s + egui::vec2(14.0, -14.0);
+            let label = match self.start_drag {
+                Some((team, _, to)) if team == i => {
+                    format!("{} ({:.0}, {:.0})", i + 1, to[0], to[1])
+                }
+                _ if under == Some(i) => {
+                    format!("{} ({:.0}, {:.0})", i + 1, t.start_x_elmos, t.start_z_elmos)
+                }
+                _ => format!("{}", i + 1),
+            };
             ui.painter().text(
                 pos,
                 egui::Align2::LEFT_BOTTOM,
-                format!("{}", i + 1),
+                label,
                 egui::FontId::proportional(16.0),
                 egui::Color32::WHITE,
             );

@@ -227,6 +227,7 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         texture,
         features: parts.features,
         teams: parts.teams,
+        start_boxes: parts.start_boxes,
         settings,
         bundled_files: files.bundled()?,
         symmetry: parts.symmetry,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::texture_section::TextureSection;
 use crate::map::ground_layers::TextureLayer;
 use crate::map::settings::{ENGINE_DEFAULT_EXTRACTOR_RADIUS, ENGINE_DEFAULT_MAX_METAL};
+use crate::map::start_boxes::StartBoxSet;
 use crate::map::water::WaterPreset;
 use crate::map::{
     AtmosphereSettings, Feature, LightingSettings, LuaTable, Map, MapSettings, MapSize, MoveSpeeds,
@@ -21,6 +22,7 @@ pub struct ProjectParts {
     pub size: MapSize,
     pub settings: MapSettings,
     pub teams: Vec<Team>,
+    pub start_boxes: Vec<StartBoxSet>,
     pub features: Vec<Feature>,
     pub symmetry: SymmetryMode,
     pub water_presets: Vec<WaterPreset>,
@@ -48,6 +50,9 @@ pub struct ProjectToml {
     extra: LuaTable,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     teams: Vec<TeamEntry>,
+    /// `[[start_boxes]]`: the lobby's start boxes, one arrangement per team count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    start_boxes: Vec<StartBoxEntry>,
     #[serde(default)]
     terrain_types: Vec<TerrainTypeEntry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -181,6 +186,21 @@ struct TeamEntry {
     start: [f32; 2],
 }
 
+/// One `[[start_boxes]]` arrangement: `teams = N`, `max_players_per_box = M`,
+/// `boxes = [[x1, y1, x2, y2], ...]` in the lobby's 0..200 units.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartBoxEntry {
+    teams: u32,
+    #[serde(default = "one_player")]
+    max_players_per_box: u32,
+    boxes: Vec<[u32; 4]>,
+}
+
+fn one_player() -> u32 {
+    1
+}
+
 #[derive(Serialize, Deserialize)]
 struct TerrainTypeEntry {
     /// The type-map byte; defaults to one more than the entry before (0 for the first).
@@ -305,6 +325,22 @@ impl ProjectToml {
                 start_z_elmos: t.start[1],
             })
             .collect();
+        let mut start_boxes: Vec<StartBoxSet> = Vec::new();
+        for e in &self.start_boxes {
+            let set = StartBoxSet {
+                teams: e.teams,
+                max_players_per_box: e.max_players_per_box,
+                boxes: e.boxes.clone(),
+            };
+            set.check().map_err(|m| format!("[[start_boxes]]: {m}"))?;
+            if start_boxes.iter().any(|s| s.teams == set.teams) {
+                return Err(format!(
+                    "[[start_boxes]]: two arrangements for {} teams",
+                    set.teams
+                ));
+            }
+            start_boxes.push(set);
+        }
         let features = self
             .features
             .into_iter()
@@ -328,6 +364,7 @@ impl ProjectToml {
             size,
             settings,
             teams,
+            start_boxes,
             features,
             symmetry,
             water_presets,
@@ -389,6 +426,15 @@ impl ProjectToml {
                 .iter()
                 .map(|t| TeamEntry {
                     start: [t.start_x_elmos, t.start_z_elmos],
+                })
+                .collect(),
+            start_boxes: map
+                .start_boxes
+                .iter()
+                .map(|s| StartBoxEntry {
+                    teams: s.teams,
+                    max_players_per_box: s.max_players_per_box,
+                    boxes: s.boxes.clone(),
                 })
                 .collect(),
             terrain_types,

@@ -324,3 +324,47 @@ fn the_maps_own_water_presets_travel_in_editor() {
     // and they stay out of the compiled map's settings
     assert_eq!(back.settings, m.settings);
 }
+
+#[test]
+fn start_boxes_load_save_and_refuse_what_the_lobby_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{MINIMAL}\n[[start_boxes]]\nteams = 2\nmax_players_per_box = 4\nboxes = [[0, 0, 40, 200], [160, 0, 200, 200]]\n"
+    );
+    std::fs::write(dir.path().join("map.toml"), &text).unwrap();
+    let loaded = load_project(dir.path()).unwrap();
+    let want = vec![crate::map::start_boxes::StartBoxSet {
+        teams: 2,
+        max_players_per_box: 4,
+        boxes: vec![[0, 0, 40, 200], [160, 0, 200, 200]],
+    }];
+    assert_eq!(loaded.map.start_boxes, want);
+    // saved and read back
+    let out = tempfile::tempdir().unwrap();
+    let dest = out.path().join("p");
+    save_project(&loaded.map, &dest).unwrap();
+    let saved = std::fs::read_to_string(dest.join("map.toml")).unwrap();
+    assert!(saved.contains("[[start_boxes]]"), "{saved}");
+    assert_eq!(load_project(&dest).unwrap().map.start_boxes, want);
+    for (bad, why) in [
+        ("[160, 0, 200, 200]", "list 1 boxes"),
+        ("[160, 0, 200, 200], [10, 50, 5, 60]", "x1 < x2"),
+        ("[160, 0, 200, 200], [10, 50, 30, 260]", "0..200"),
+    ] {
+        let t = text.replace("[0, 0, 40, 200], [160, 0, 200, 200]", bad);
+        std::fs::write(dir.path().join("map.toml"), &t).unwrap();
+        let e = load_project(dir.path())
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+    let twice =
+        format!("{text}\n[[start_boxes]]\nteams = 2\nboxes = [[0, 0, 10, 10], [20, 20, 30, 30]]\n");
+    std::fs::write(dir.path().join("map.toml"), &twice).unwrap();
+    let e = load_project(dir.path())
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("two arrangements for 2 teams"), "{e}");
+}

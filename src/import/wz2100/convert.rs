@@ -440,6 +440,7 @@ pub fn convert(
         texture,
         features,
         teams: starts.teams,
+        start_boxes: Vec::new(),
         settings,
         bundled_files: Vec::new(),
         symmetry: crate::map::SymmetryMode::None,

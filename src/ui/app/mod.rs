@@ -66,6 +66,7 @@ enum RightTab {
     Properties,
     Layers,
     Pathing,
+    Starts,
 }
 
 /// `--screenshot`: frames still to draw, and then the picture.
@@ -89,6 +90,8 @@ pub struct EditorApp {
     right_tab: RightTab,
     /// The pathing overlay, the flooded start and the fairness table, in the third tab.
     pathing: super::pathing_panel::PathingPanel,
+    /// Start positions and start boxes, under the map properties.
+    starts: super::starts_panel::StartsPanel,
     /// File > New.
     new_map: super::new_map_dialog::NewMapDialog,
     /// Map > Resize.
@@ -188,6 +191,7 @@ impl EditorApp {
             layers: LayersPanel::default(),
             right_tab: RightTab::default(),
             pathing: Default::default(),
+            starts: Default::default(),
             new_map: Default::default(),
             resize: Default::default(),
             generate: Default::default(),
@@ -524,6 +528,7 @@ impl EditorApp {
                 self.properties.new_map();
                 self.layers.new_map();
                 self.pathing.new_map();
+                self.starts.new_map();
                 self.scene_replacements = doc.session.replacements();
                 self.generate.open = false;
                 self.resize.open = false;
@@ -845,10 +850,43 @@ impl eframe::App for EditorApp {
                     );
                     ui.selectable_value(&mut self.right_tab, RightTab::Layers, "Texture layers");
                     ui.selectable_value(&mut self.right_tab, RightTab::Pathing, "Pathing");
+                    ui.selectable_value(&mut self.right_tab, RightTab::Starts, "Starts");
                 });
                 ui.separator();
                 if self.right_tab == RightTab::Layers {
                     self.layers_tab(ui);
+                    return;
+                }
+                if self.right_tab == RightTab::Starts {
+                    let Some(doc) = &mut self.doc else {
+                        ui.weak("No map is open.");
+                        return;
+                    };
+                    egui::ScrollArea::both()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(c) = self.starts.ui(ui, doc.map()) {
+                                let apply = |m: &mut crate::map::Map| {
+                                    m.teams = c.teams.clone();
+                                    m.start_boxes = c.start_boxes.clone();
+                                };
+                                let result = if c.live {
+                                    doc.session.edit_live(&c.what, apply)
+                                } else {
+                                    doc.session.edit(&c.what, apply, None)
+                                };
+                                match result {
+                                    Ok(()) if !c.live => {
+                                        self.log.info(format!("{} (Ctrl+Z undoes)", c.what))
+                                    }
+                                    Ok(()) => {}
+                                    Err(e) => self.log.warn(e),
+                                }
+                            }
+                            if doc.session.editing_live() && !ui.input(|i| i.pointer.any_down()) {
+                                doc.session.end_live_edit();
+                            }
+                        });
                     return;
                 }
                 if self.right_tab == RightTab::Pathing {
@@ -884,6 +922,7 @@ impl eframe::App for EditorApp {
                     if let Some(presets) = change.presets {
                         doc.session.map_mut().water_presets = presets;
                     }
+
                     if let Some(new) = change.settings {
                         doc.session.map_mut().settings = new;
                         if let Some(scene) = &mut self.scene {
@@ -928,6 +967,7 @@ impl eframe::App for EditorApp {
                     self.pathing
                         .follow(&gpu.ctx, scene, doc.map(), doc.session.revision());
                     self.viewport.pathing_on = scene.pathing.choice().is_some();
+                    self.viewport.boxes_shown = self.starts.shown;
                     let report =
                         self.viewport
                             .ui(ui, doc, scene, &vg, &mut self.tools, &mut self.log);
