@@ -486,7 +486,7 @@ fn the_layers_tab_adds_a_layer_and_a_slider_drag_is_one_undo_step() {
     let steps =
         |h: &Harness<'_, EditorApp>| h.state().document().unwrap().session.history().undo_len();
     assert!(layers(&harness).is_empty(), "the starter map has no layers");
-    harness.get_by_label("Texture layers").click();
+    harness.get_by_label("Textures").click();
     harness.step();
     harness.get_by_label("Add layer").click();
     harness.step();

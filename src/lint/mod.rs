@@ -268,7 +268,7 @@ pub fn lint_map(map: &Map, ctx: &LintContext) -> Vec<Finding> {
         out.push(finding(
             "no-name",
             "the map has no name: the archive, the lobby and the engine's map list need one".into(),
-            "give it a name (Map properties)",
+            "give it a name (the Properties tab)",
             None,
         ));
     }

@@ -1,4 +1,4 @@
-//! The start positions and start boxes section of the Map properties tab: each team's start in
+//! The Starts tab: each team's start in
 //! elmos (moving one moves its symmetric partners), Add team and Remove; the lobby's start box
 //! arrangements, one per team count, each box's corners in the lobby's 0..200 units (editing a
 //! box edits its symmetric images), shown over the ground; and Copy lobby metadata, the block

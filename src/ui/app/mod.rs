@@ -843,12 +843,8 @@ impl eframe::App for EditorApp {
             .exact_size(330.0)
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.selectable_value(
-                        &mut self.right_tab,
-                        RightTab::Properties,
-                        "Map properties",
-                    );
-                    ui.selectable_value(&mut self.right_tab, RightTab::Layers, "Texture layers");
+                    ui.selectable_value(&mut self.right_tab, RightTab::Properties, "Properties");
+                    ui.selectable_value(&mut self.right_tab, RightTab::Layers, "Textures");
                     ui.selectable_value(&mut self.right_tab, RightTab::Pathing, "Pathing");
                     ui.selectable_value(&mut self.right_tab, RightTab::Starts, "Starts");
                 });
