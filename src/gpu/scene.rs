@@ -107,8 +107,6 @@ pub struct MapScene {
     pub grass_cells: (u32, u32),
     /// The document revision `grass.legacy` was read at.
     grass_revision: Option<u64>,
-    /// The starts and features the markers were made from.
-    markers_of: (Vec<crate::map::Team>, Vec<crate::map::Feature>),
     gpu_bytes_fixed: u64,
 }
 
@@ -337,7 +335,6 @@ impl MapScene {
             grass,
             grass_cells: (gw as u32, gh as u32),
             grass_revision: None,
-            markers_of: (Vec::new(), Vec::new()),
             gpu_bytes_fixed,
         };
         scene.set_markers(ctx, map);
@@ -392,16 +389,16 @@ impl MapScene {
     }
 
     /// Takes up the edited document, once per `revision`: whether BAR reads the grass as
-    /// legacy yes/no grass, and the coast field of the heights.
+    /// legacy yes/no grass, the coast field of the heights, the texture stack, and the start
+    /// and feature markers (moved, or the ground under them raised or lowered).
     pub fn follow_document(&mut self, ctx: &GpuContext, map: &Map, revision: u64) {
         if self.grass_revision != Some(revision) {
             self.grass.legacy = legacy_grass(&map.grass);
             self.water.follow_heights(ctx, &map.heights, revision);
             self.grass_revision = Some(revision);
             self.follow_texture_layers(ctx, map);
-            if self.markers_of.0 != map.teams || self.markers_of.1 != map.features {
-                self.set_markers(ctx, map);
-            }
+            // every change: starts and features moved, or the ground under them
+            self.set_markers(ctx, map);
         }
     }
 
@@ -463,7 +460,6 @@ impl MapScene {
             }
         }));
         self.marker_count = m.len() as u32;
-        self.markers_of = (map.teams.clone(), map.features.clone());
         if !m.is_empty() {
             self.markers = ctx
                 .device
