@@ -3,6 +3,7 @@
 //! The same document always gives the same bytes, and nothing appears at the output path
 //! unless the whole archive was written.
 
+pub mod featureplacer;
 mod progress;
 pub mod splats;
 mod tiles;
@@ -22,7 +23,7 @@ use crate::formats::smf::{
     MAX_FEATURE_NAME_CHARS, SmfFeature, SmfFile, SmfTileFile, builtin_feature_types, write_smf,
 };
 use crate::formats::smt::smt_header;
-use crate::map::Map;
+use crate::map::{FeaturePlacement, Map};
 
 /// Bakes the texture layers over the picture (`images`: the layers' pictures); the CPU's
 /// `map::ground_layers::bake` when none is given.
@@ -94,9 +95,11 @@ fn check_document(map: &Map) -> Result<Vec<String>, FormatError> {
                 "a feature has an empty name (an empty feature type has crashed the engine)".into(),
             ));
         }
-        if f.name.len() > MAX_FEATURE_NAME_CHARS {
+        if f.name.len() > MAX_FEATURE_NAME_CHARS
+            && map.settings.feature_placement == FeaturePlacement::Smf
+        {
             return Err(bad(format!(
-                "feature name {:?} is longer than the engine's {MAX_FEATURE_NAME_CHARS} characters",
+                "feature name {:?} is longer than the {MAX_FEATURE_NAME_CHARS} characters the .smf block keeps (feature_placement = \"featureplacer\" in map.toml's [map] takes it)",
                 f.name
             )));
         }
@@ -203,9 +206,12 @@ pub fn build_map_files(
     let smt_name = format!("{stem}.smt");
     let smt_path = format!("maps/{smt_name}");
     let mut feature_types = builtin_feature_types();
+    // BAR's feature placer places them at game start instead: the block stays empty
+    let in_smf = map.settings.feature_placement == FeaturePlacement::Smf;
     let features = map
         .features
         .iter()
+        .filter(|_| in_smf)
         .map(|f| {
             let type_index = match feature_types.iter().position(|n| *n == f.name) {
                 Some(i) => i,
@@ -254,7 +260,10 @@ pub fn build_map_files(
         splats::add_to_mapinfo(&mut table, s);
     }
     let mapinfo = write_mapinfo(&table);
-    let extra_files = splats.map(|s| s.files).unwrap_or_default();
+    let mut extra_files = splats.map(|s| s.files).unwrap_or_default();
+    if !in_smf {
+        extra_files.extend(featureplacer::files(map));
+    }
     progress.report(Stage::Assemble, 1, 1);
     lap(Stage::Assemble, &mut stage_times);
     Ok(CompiledMap {

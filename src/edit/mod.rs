@@ -4,6 +4,7 @@
 //! GPU runs the tools' kernels through [`session::GpuLayers`], which `gpu::kernels` implements.
 
 pub mod brush;
+pub mod features;
 pub mod generate;
 pub mod history;
 pub mod kernel;

@@ -65,6 +65,24 @@ pub enum Step {
     StartRemove {
         team: usize,
     },
+    /// `tool = "feature"`: places `name` at `at`, turned by `rotation_deg`, with its
+    /// symmetric copies.
+    Feature {
+        name: String,
+        at: [f32; 2],
+        rotation_deg: f32,
+    },
+    /// `tool = "feature-scatter"`: scatter dabs along `path`, half a radius apart.
+    FeatureScatter {
+        scatter: super::features::Scatter,
+        path: Vec<[f32; 2]>,
+        radius_elmos: f32,
+    },
+    /// `tool = "feature-erase"`: erase dabs along `path`.
+    FeatureErase {
+        path: Vec<[f32; 2]>,
+        radius_elmos: f32,
+    },
 }
 
 /// A parsed ops file.
@@ -141,6 +159,9 @@ fn parse_step(
         Some("undo") => Step::Undo,
         Some("redo") => Step::Redo,
         Some(name @ ("start" | "start-remove")) => return parse_start(t, name, map),
+        Some(name @ ("feature" | "feature-scatter" | "feature-erase")) => {
+            return parse_feature_step(t, name, map);
+        }
         _ => return parse_op(v, map, load_image).map(Step::Stroke),
     };
     if let Some(other) = t.keys().find(|k| *k != "tool") {
@@ -186,6 +207,186 @@ fn parse_start(t: &toml::Table, name: &str, map: &Map) -> Result<Step, String> {
     };
     check_on_map(map, at)?;
     Ok(Step::Start { team, at })
+}
+
+/// The keys of the feature steps.
+const FEATURE_KEYS: &[&str] = &["tool", "name", "path", "rotation_deg"];
+const SCATTER_KEYS: &[&str] = &[
+    "tool",
+    "names",
+    "weights",
+    "path",
+    "radius_elmos",
+    "density",
+    "spacing_elmos",
+    "seed",
+    "rotation_deg",
+    "slope_deg",
+    "height_elmos",
+    "avoid_water",
+    "layer",
+];
+const ERASE_KEYS: &[&str] = &["tool", "path", "radius_elmos"];
+
+fn points(value: Option<&Value>, map: &Map, what: &str) -> Result<Vec<[f32; 2]>, String> {
+    let p = value.ok_or_else(|| format!("{what} needs path = [[x, z], ...] (elmos)"))?;
+    parse_path(p, map)
+}
+
+fn band(t: &toml::Table, key: &str) -> Result<Option<[f32; 2]>, String> {
+    let Some(v) = t.get(key) else {
+        return Ok(None);
+    };
+    let pair: Option<Vec<f64>> = v.as_array().map(|a| a.iter().filter_map(number).collect());
+    match pair.as_deref() {
+        Some(&[a, b]) if a <= b => Ok(Some([a as f32, b as f32])),
+        _ => Err(format!("{key} must be [min, max] with min <= max")),
+    }
+}
+
+fn positive(t: &toml::Table, key: &str, default: f32, max: f32) -> Result<f32, String> {
+    match t.get(key) {
+        None => Ok(default),
+        Some(v) => match number(v) {
+            Some(n) if (0.0..=max as f64).contains(&n) => Ok(n as f32),
+            _ => Err(format!("{key} must be a number from 0 to {max}")),
+        },
+    }
+}
+
+/// `feature`, `feature-scatter` and `feature-erase`.
+fn parse_feature_step(t: &toml::Table, name: &str, map: &Map) -> Result<Step, String> {
+    let allowed = match name {
+        "feature" => FEATURE_KEYS,
+        "feature-scatter" => SCATTER_KEYS,
+        _ => ERASE_KEYS,
+    };
+    if let Some(k) = t.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown key \"{k}\" for {name} ({})",
+            allowed.join(", ")
+        ));
+    }
+    let path = points(t.get("path"), map, name)?;
+    let radius_elmos = || {
+        let r = &crate::edit::Brush::RADIUS_RANGE_ELMOS;
+        match t.get("radius_elmos") {
+            None => Err(format!("{name} needs radius_elmos")),
+            Some(v) => match number(v) {
+                Some(n) if (*r.start() as f64..=*r.end() as f64).contains(&n) => Ok(n as f32),
+                _ => Err(format!(
+                    "radius_elmos must be a number from {} to {}",
+                    r.start(),
+                    r.end()
+                )),
+            },
+        }
+    };
+    match name {
+        "feature" => {
+            let fname = t
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or("feature needs name = \"...\" (a feature definition's name)")?;
+            super::features::check_name(map, fname)?;
+            let rotation_deg = match t.get("rotation_deg") {
+                None => 0.0,
+                Some(v) => number(v)
+                    .filter(|n| n.is_finite())
+                    .ok_or("rotation_deg must be a number")? as f32,
+            };
+            let [at] = path.as_slice() else {
+                return Err("feature takes one point: path = [[x, z]]".into());
+            };
+            Ok(Step::Feature {
+                name: fname.to_string(),
+                at: *at,
+                rotation_deg,
+            })
+        }
+        "feature-erase" => Ok(Step::FeatureErase {
+            path,
+            radius_elmos: radius_elmos()?,
+        }),
+        _ => {
+            let names: Vec<String> = match t.get("names").and_then(Value::as_array) {
+                Some(a) => a
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or("names is a list of words: names = [\"a\", \"b\"]")?,
+                None => return Err("feature-scatter needs names = [\"a\", \"b\"]".into()),
+            };
+            let weights: Vec<f32> = match t.get("weights") {
+                None => vec![1.0; names.len()],
+                Some(v) => v
+                    .as_array()
+                    .map(|a| a.iter().filter_map(number).map(|n| n as f32).collect())
+                    .filter(|w: &Vec<f32>| w.len() == names.len())
+                    .ok_or("weights is a list of numbers, one per name")?,
+            };
+            let seed = match t.get("seed") {
+                None => 0,
+                Some(Value::Integer(i)) if *i >= 0 => *i as u64,
+                Some(_) => return Err("seed is a whole number from 0".into()),
+            };
+            let rotation_deg = match t.get("rotation_deg") {
+                None => None,
+                Some(v) => Some(
+                    number(v)
+                        .filter(|n| n.is_finite())
+                        .ok_or("rotation_deg must be a number")? as f32,
+                ),
+            };
+            let avoid_water = match t.get("avoid_water") {
+                None => false,
+                Some(v) => v.as_bool().ok_or("avoid_water must be true or false")?,
+            };
+            let layer = match t.get("layer") {
+                None => None,
+                Some(v) => Some(
+                    v.as_str()
+                        .ok_or("layer must be a texture layer's name")?
+                        .to_string(),
+                ),
+            };
+            let scatter = super::features::Scatter {
+                names: names.into_iter().zip(weights).collect(),
+                density_per_mega_elmo2: positive(t, "density", 10.0, 10_000.0)?,
+                spacing_elmos: positive(t, "spacing_elmos", 48.0, 10_000.0)?,
+                seed,
+                rotation_deg,
+                filters: super::features::ScatterFilters {
+                    slope_deg: band(t, "slope_deg")?,
+                    height_elmos: band(t, "height_elmos")?,
+                    avoid_water,
+                    layer,
+                },
+            };
+            scatter.check(map)?;
+            Ok(Step::FeatureScatter {
+                scatter,
+                path,
+                radius_elmos: radius_elmos()?,
+            })
+        }
+    }
+}
+
+/// The dabs along a path, half a radius apart (a single point is one dab).
+pub fn dab_points(path: &[[f32; 2]], radius_elmos: f32) -> Vec<[f32; 2]> {
+    let step = (radius_elmos * 0.5).max(1.0);
+    let mut out = vec![path[0]];
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+        let n = (len / step).ceil().max(1.0) as usize;
+        for k in 1..=n {
+            let t = k as f32 / n as f32;
+            out.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
+        }
+    }
+    out
 }
 
 fn parse_op(
@@ -490,6 +691,9 @@ impl Step {
             Step::Redo => "redo",
             Step::Start { .. } => "start",
             Step::StartRemove { .. } => "start-remove",
+            Step::Feature { .. } => "feature",
+            Step::FeatureScatter { .. } => "feature-scatter",
+            Step::FeatureErase { .. } => "feature-erase",
         }
     }
 }
@@ -546,6 +750,51 @@ pub fn run_step(
                 &format!("remove team {team}"),
                 |m| {
                     let _ = super::starts::remove_team(m, team);
+                },
+                gpu,
+            )?;
+            Ok(None)
+        }
+        Step::Feature {
+            name,
+            at,
+            rotation_deg,
+        } => {
+            let mut placed = Ok(0);
+            session.edit(
+                &format!("place {name}"),
+                |m| placed = super::features::place(m, name, *at, *rotation_deg),
+                gpu,
+            )?;
+            placed.map(|_| None)
+        }
+        Step::FeatureScatter {
+            scatter,
+            path,
+            radius_elmos,
+        } => {
+            let mut result = Ok(0);
+            session.edit(
+                "scatter features",
+                |m| {
+                    for p in dab_points(path, *radius_elmos) {
+                        result = super::features::scatter(m, p, *radius_elmos, scatter);
+                        if result.is_err() {
+                            break;
+                        }
+                    }
+                },
+                gpu,
+            )?;
+            result.map(|_| None)
+        }
+        Step::FeatureErase { path, radius_elmos } => {
+            session.edit(
+                "erase features",
+                |m| {
+                    for p in dab_points(path, *radius_elmos) {
+                        super::features::erase(m, p, *radius_elmos);
+                    }
                 },
                 gpu,
             )?;

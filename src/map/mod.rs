@@ -21,7 +21,8 @@ pub use grid::Grid;
 pub use lua_value::{LuaKey, LuaTable, LuaValue};
 pub use metal::{BarSpot, MetalReport, MetalWarning};
 pub use settings::{
-    AtmosphereSettings, LightingSettings, MapSettings, MoveSpeeds, TerrainType, WaterSettings,
+    AtmosphereSettings, FeaturePlacement, LightingSettings, MapSettings, MoveSpeeds, TerrainType,
+    WaterSettings,
 };
 pub use size::{ELMOS_PER_MAP_UNIT, ELMOS_PER_SQUARE, MAX_MAP_UNITS, MapSize, MapSizeError};
 pub use symmetry::SymmetryMode;

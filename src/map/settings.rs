@@ -349,6 +349,38 @@ pub struct MapSettings {
     pub custom: LuaTable,
     /// Top-level keys we do not model, kept so they survive a round trip.
     pub extra: LuaTable,
+    /// Where the compiled map carries its features (not a `mapinfo.lua` key).
+    pub feature_placement: FeaturePlacement,
+}
+
+/// Where the map's features go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FeaturePlacement {
+    /// The `.smf` feature block (the engine places them).
+    #[default]
+    Smf,
+    /// BAR's feature placer (`mapconfig/featureplacer/set.lua` and a LuaGaia gadget).
+    FeaturePlacer,
+}
+
+impl FeaturePlacement {
+    /// The word `map.toml` uses.
+    pub fn word(self) -> &'static str {
+        match self {
+            FeaturePlacement::Smf => "smf",
+            FeaturePlacement::FeaturePlacer => "featureplacer",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<FeaturePlacement, String> {
+        match s {
+            "smf" => Ok(FeaturePlacement::Smf),
+            "featureplacer" => Ok(FeaturePlacement::FeaturePlacer),
+            other => Err(format!(
+                "feature_placement = \"{other}\" is not smf or featureplacer"
+            )),
+        }
+    }
 }
 
 /// The engine's default `maxMetal`: a map that keeps it has essentially no metal.
@@ -380,6 +412,7 @@ impl Default for MapSettings {
             terrain_types,
             custom: LuaTable::new(),
             extra: LuaTable::new(),
+            feature_placement: FeaturePlacement::Smf,
         }
     }
 }

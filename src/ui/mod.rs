@@ -6,6 +6,8 @@ pub mod app;
 pub mod autosave;
 pub mod document;
 pub mod export_dialog;
+pub mod feature_view;
+pub mod features_panel;
 mod file_browser;
 pub mod file_dialog;
 pub mod generate_window;

@@ -31,6 +31,10 @@ pub struct ToolsPanel {
     picking: FileDialogs<(usize, ImageSlot)>,
     /// The last problem loading an image.
     pub image_error: Option<String>,
+    /// The feature tools (place, scatter, erase, select): when one is chosen, `tool` is `None`.
+    pub features: super::features_panel::FeatureSettings,
+    /// The document, for the feature tools' palette and layers; the app sets it each frame.
+    pub map: Option<std::sync::Arc<crate::map::Map>>,
 }
 
 impl Default for ToolsPanel {
@@ -41,6 +45,8 @@ impl Default for ToolsPanel {
             settings: TOOLS.iter().map(|t| ToolSettings::defaults(*t)).collect(),
             picking: FileDialogs::default(),
             image_error: None,
+            features: Default::default(),
+            map: None,
         }
     }
 }
@@ -74,9 +80,12 @@ impl ToolsPanel {
         Some((TOOLS[i], &self.settings[i]))
     }
 
-    /// Selects the tool registered as `name`.
+    /// Selects the tool registered as `name`, or a feature tool by its label.
     pub fn select(&mut self, name: &str) {
         self.tool = TOOLS.iter().position(|t| t.name() == name);
+        self.features.tool = super::features_panel::FeatureTool::ALL
+            .into_iter()
+            .find(|f| f.label() == name);
     }
 
     /// The chosen tool's settings, to change them.
@@ -154,15 +163,46 @@ impl ToolsPanel {
         let mut action = None;
         ui.heading("Tools");
         ui.horizontal_wrapped(|ui| {
-            ui.selectable_value(&mut self.tool, None, "Navigate")
-                .on_hover_text(super::viewport::CAMERA_CONTROLS);
+            let navigating = self.tool.is_none() && self.features.tool.is_none();
+            if ui
+                .selectable_label(navigating, "Navigate")
+                .on_hover_text(super::viewport::CAMERA_CONTROLS)
+                .clicked()
+            {
+                self.tool = None;
+                self.features.tool = None;
+            }
             for (i, t) in TOOLS.iter().enumerate() {
-                ui.selectable_value(&mut self.tool, Some(i), t.label())
-                    .on_hover_text(t.help());
+                if ui
+                    .selectable_label(self.tool == Some(i), t.label())
+                    .on_hover_text(t.help())
+                    .clicked()
+                {
+                    self.tool = Some(i);
+                    self.features.tool = None;
+                }
+            }
+            for f in super::features_panel::FeatureTool::ALL {
+                if ui
+                    .selectable_label(self.features.tool == Some(f), f.label())
+                    .on_hover_text(f.help())
+                    .clicked()
+                {
+                    self.tool = None;
+                    self.features.tool = Some(f);
+                }
             }
         });
-        if self.tool.is_none() {
+        if self.tool.is_none() && self.features.tool.is_none() {
             ui.weak(super::viewport::CAMERA_CONTROLS);
+        }
+        if self.features.tool.is_some() {
+            match self.map.clone() {
+                Some(map) => self.features.ui(ui, &map),
+                None => {
+                    ui.weak("Open a map to place features.");
+                }
+            }
         }
         if let Some(i) = self.tool {
             let tool = TOOLS[i];

@@ -77,6 +77,8 @@ pub struct Viewport {
     start_drag: Option<(usize, [f32; 2], [f32; 2])>,
     /// The start box arrangement drawn over the ground (an index into `map.start_boxes`).
     pub boxes_shown: Option<usize>,
+    /// The feature tools' drags.
+    pub features: super::feature_view::FeatureView,
 }
 
 impl Default for Viewport {
@@ -101,6 +103,7 @@ impl Default for Viewport {
             flood_request: None,
             start_drag: None,
             boxes_shown: None,
+            features: Default::default(),
         }
     }
 }
@@ -314,6 +317,7 @@ impl Viewport {
                 .request_repaint_after(std::time::Duration::from_millis(33));
         }
         view.cursor = match (tools.current(), self.hover) {
+            (None, Some(p)) => tools.features.brush_radius().map(|r| [p.x, p.z, r]),
             (Some((t, s)), Some(p)) => {
                 let r = if t.style() == StrokeStyle::Segment {
                     0.5 * s.number("width_elmos")
@@ -376,6 +380,8 @@ impl Viewport {
         self.paint_start_boxes(ui, scr, map);
         self.paint_start_labels(ui, scr, map);
         self.paint_spot_labels(ui, scr, map);
+        self.features
+            .paint(ui, rect, map, &tools.features, &|p| self.to_screen(scr, p));
         if let Some(sun) = sun_gizmo(ui, rect, map.settings.lighting.sun_dir_or_default()) {
             let s = &mut doc.session.map_mut().settings;
             s.lighting.sun_dir = Some([sun[0], sun[1], sun[2], 1.0]);
@@ -579,7 +585,7 @@ impl Viewport {
         doc: &mut Document,
         scene: &mut MapScene,
         gpu: &ViewGpu,
-        tools: &ToolsPanel,
+        tools: &mut ToolsPanel,
         log: &mut LogPanel,
     ) -> Option<StrokeReport> {
         let mut layers = SceneLayers {
@@ -607,6 +613,25 @@ impl Viewport {
                 let at = [t.start_x_elmos, t.start_z_elmos];
                 self.start_drag = Some((team, at, at));
             }
+            return None;
+        }
+        if tools.features.tool.is_some() && !alt {
+            let scr = Screen {
+                rect: response.rect,
+                aspect: self.size_px[0] as f32 / self.size_px[1].max(1) as f32,
+            };
+            let hover = self.hover.map(|p| [p.x, p.z]);
+            let mut view = std::mem::take(&mut self.features);
+            view.handle(
+                ui,
+                response,
+                &mut doc.session,
+                &mut tools.features,
+                hover,
+                &|p| self.to_screen(scr, p),
+                log,
+            );
+            self.features = view;
             return None;
         }
         let current = tools.current().filter(|_| !alt);

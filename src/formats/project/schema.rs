@@ -177,6 +177,18 @@ struct MapSection {
     tidal_strength: f32,
     #[serde(default)]
     void_water: bool,
+    /// Where the compiled map carries its features: "smf" (the `.smf` feature block, the
+    /// default) or "featureplacer" (BAR's feature placer: `mapconfig/featureplacer/set.lua`).
+    #[serde(default = "smf_placement", skip_serializing_if = "is_smf_placement")]
+    feature_placement: String,
+}
+
+fn smf_placement() -> String {
+    "smf".into()
+}
+
+fn is_smf_placement(s: &String) -> bool {
+    s == "smf"
 }
 
 #[derive(Serialize, Deserialize)]
@@ -296,6 +308,7 @@ impl ProjectToml {
         if terrain_types.is_empty() {
             terrain_types.insert(0, TerrainType::named("Default"));
         }
+        let feature_placement = crate::map::FeaturePlacement::parse(&m.feature_placement)?;
         let settings = MapSettings {
             name: m.name,
             shortname: m.shortname,
@@ -316,6 +329,7 @@ impl ProjectToml {
             terrain_types,
             custom: self.custom,
             extra: self.extra,
+            feature_placement,
         };
         let teams: Vec<Team> = self
             .teams
@@ -415,6 +429,7 @@ impl ProjectToml {
                 gravity: s.gravity,
                 tidal_strength: s.tidal_strength,
                 void_water: s.void_water,
+                feature_placement: s.feature_placement.word().to_string(),
             },
             water: s.water.clone(),
             lighting: s.lighting.clone(),

@@ -794,6 +794,7 @@ impl eframe::App for EditorApp {
                                 .collect()
                         })
                         .unwrap_or_default();
+                    self.tools.map = self.doc.as_ref().map(|d| d.session.map_arc().clone());
                     let action = self.tools.ui(
                         ui,
                         &mut self.viewport.view,
