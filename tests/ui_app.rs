@@ -912,3 +912,83 @@ fn dragging_a_start_moves_it_and_its_symmetric_partner_in_one_undo_step() {
     step3(&mut harness);
     assert_eq!(starts(&harness), before, "undo puts both back");
 }
+
+#[test]
+fn a_start_dragged_and_features_scattered_with_symmetry_undo_step_by_step() {
+    let Some(setup) = gpu_setup() else { return };
+    let mut harness = editor(EditorOptions::default(), setup);
+    wait_until_ready(&mut harness);
+    let map = |h: &Harness<'_, EditorApp>| h.state().document().unwrap().map().clone();
+    harness.get_by_label("Symmetry").click();
+    step3(&mut harness);
+    harness.get_by_label("Rotate 2 about the centre").click();
+    step3(&mut harness);
+    let before = map(&harness);
+    // a start dragged: it and its partner move, one step
+    let from = harness.state().start_on_screen(0).expect("start 1 in view");
+    let to = from + egui::vec2(40.0, 20.0);
+    drag(&mut harness, &[from, from + egui::vec2(20.0, 10.0), to]);
+    step3(&mut harness);
+    let moved = map(&harness);
+    assert_ne!(moved.teams, before.teams, "the start moved");
+    // the scatter tool, with one name from the palette
+    harness.get_by_label("Scatter features").click();
+    step3(&mut harness);
+    harness.get_by_label("geovent").click();
+    step3(&mut harness);
+    let settings = &harness.state_mut().tools().features;
+    assert_eq!(settings.scatter_names, vec![("geovent".to_string(), 1.0)]);
+    // paint across the middle of the view
+    let path: Vec<egui::Pos2> = (0..6)
+        .map(|k| egui::pos2(520.0 + 30.0 * k as f32, 380.0 + 6.0 * k as f32))
+        .collect();
+    drag(&mut harness, &path);
+    step3(&mut harness);
+    let scattered = map(&harness);
+    let added: Vec<_> = scattered
+        .features
+        .iter()
+        .filter(|f| f.name == "geovent")
+        .cloned()
+        .collect();
+    assert!(
+        added.len() >= 4,
+        "the drag scattered vents: {}",
+        added.len()
+    );
+    let (w, d) = (scattered.size.width_elmos(), scattered.size.depth_elmos());
+    for f in &added {
+        // each has its half-turn image, heading turned by 180 degrees
+        assert!(
+            added
+                .iter()
+                .any(|o| (o.x_elmos - (w - f.x_elmos)).abs() < 0.01
+                    && (o.z_elmos - (d - f.z_elmos)).abs() < 0.01
+                    && ((o.rotation_deg - f.rotation_deg - 180.0).rem_euclid(360.0) < 0.01
+                        || (o.rotation_deg - f.rotation_deg - 180.0).rem_euclid(360.0) > 359.99)),
+            "{f:?} has no partner"
+        );
+    }
+    assert_eq!(
+        scattered.heights, before.heights,
+        "the drag scattered, it did not sculpt"
+    );
+    let undo_len =
+        |h: &Harness<'_, EditorApp>| h.state().document().unwrap().session.history().undo_len();
+    assert_eq!(
+        undo_len(&harness),
+        2,
+        "the start and the whole scatter drag"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step3(&mut harness);
+    assert_eq!(
+        map(&harness).features,
+        before.features,
+        "undo takes the scatter back"
+    );
+    assert_eq!(map(&harness).teams, moved.teams, "and leaves the start");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step3(&mut harness);
+    assert_eq!(map(&harness).teams, before.teams, "then the start");
+}
