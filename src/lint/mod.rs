@@ -520,15 +520,17 @@ pub fn findings_of_analysis(a: &crate::analyze::Analysis) -> Vec<Finding> {
 
 fn features(map: &Map, ctx: &LintContext, out: &mut Vec<Finding>) {
     use crate::formats::smf::{MAX_FEATURE_NAME_CHARS, builtin_feature_types};
+    // BAR's feature placer names them in Lua, of any length
+    let in_smf = map.settings.feature_placement == crate::map::FeaturePlacement::Smf;
     let long: Vec<&str> = unique(map.features.iter().map(|f| f.name.as_str()))
         .into_iter()
-        .filter(|n| n.len() > MAX_FEATURE_NAME_CHARS)
+        .filter(|n| in_smf && n.len() > MAX_FEATURE_NAME_CHARS)
         .collect();
     if !long.is_empty() {
         out.push(finding(
             "feature-name-too-long",
             format!("feature names over {MAX_FEATURE_NAME_CHARS} characters, which the .smf cannot hold: {}", long.join(", ")),
-            "rename the features (and their definitions)",
+            "rename the features (and their definitions), or place them with BAR's feature placer (feature_placement = \"featureplacer\" in map.toml's [map])",
             None,
         ));
     }

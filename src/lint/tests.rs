@@ -198,6 +198,15 @@ fn feature_name_too_long() {
     let mut m = clean();
     m.features.push(tree("TreeType1"));
     assert!(rules(&m).is_empty());
+    // the feature placer takes long names
+    let mut m = clean();
+    m.settings.feature_placement = crate::map::FeaturePlacement::FeaturePlacer;
+    m.features.push(tree(&"x".repeat(32)));
+    m.bundled_files.push(BundledFile::new(
+        "features/x.lua".into(),
+        format!("return {{ {} = {{}} }}", "x".repeat(32)).into_bytes(),
+    ));
+    assert!(rules(&m).is_empty(), "{:?}", rules(&m));
 }
 
 #[test]

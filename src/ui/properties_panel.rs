@@ -235,6 +235,26 @@ impl PropertiesPanel {
                     changed |= text(ui, "Version", &mut s.version);
                     changed |= text(ui, "Author", &mut s.author);
                     changed |= text(ui, "Description", &mut s.description);
+                    let l = ui.label("Features in").id;
+                    let mut p = s.feature_placement;
+                    egui::ComboBox::from_id_salt("feature placement")
+                        .selected_text(match p {
+                            crate::map::FeaturePlacement::Smf => "the .smf block",
+                            crate::map::FeaturePlacement::FeaturePlacer => "BAR's feature placer",
+                        })
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(&mut p, crate::map::FeaturePlacement::Smf, "the .smf block")
+                                .on_hover_text("the engine places them; names of 31 characters at most");
+                            ui.selectable_value(&mut p, crate::map::FeaturePlacement::FeaturePlacer, "BAR's feature placer")
+                                .on_hover_text("mapconfig/featureplacer/set.lua and a LuaGaia gadget place them at game start");
+                        })
+                        .response
+                        .labelled_by(l);
+                    if p != s.feature_placement {
+                        s.feature_placement = p;
+                        changed = true;
+                    }
+                    ui.end_row();
                 });
             });
             egui::CollapsingHeader::new("Economy and physics").default_open(true).show(ui, |ui| {
