@@ -1,6 +1,6 @@
-//! Writes seed inputs for every fuzz target into `fuzz/corpus/<target>/`: small maps compiled
-//! by Groundwork itself, the real fixtures (`../shared/fixtures`), and Warzone 2100's own maps
-//! (Debian's `warzone2100-data`) where they are installed. `fuzz/run.sh` runs it first.
+//! Writes seed inputs for every fuzz target into `fuzz/corpus/<target>/`: small maps and models
+//! written by Groundwork itself, the real fixtures (`../shared/fixtures`), and Warzone 2100's
+//! own maps (Debian's `warzone2100-data`) where they are installed. `fuzz/run.sh` runs it first.
 //!
 //! `cargo run --example fuzz_seeds -- [OUT] [FIXTURES] [WZ_DATA]`
 
@@ -50,6 +50,7 @@ fn main() {
     );
     let mut seeds = Seeds { out, count: 0 };
     own_maps(&mut seeds);
+    own_models(&mut seeds);
     fixture_files(&mut seeds, &fixtures);
     warzone(&mut seeds, &wz);
     println!("{} seeds in {}", seeds.count, seeds.out.display());
@@ -117,6 +118,74 @@ fn own_maps(seeds: &mut Seeds) {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// S3O models written by Groundwork: two pieces, a quad list under the root and a strip with
+/// a restart in the child; and the same with the child's children pointing back at the root.
+fn own_models(seeds: &mut Seeds) {
+    use groundwork::formats::s3o::{
+        S3O_HEADER_BYTES, S3O_PIECE_BYTES, S3O_STRIP_RESTART, S3oModel, S3oPiece, S3oPrimitive,
+        S3oVertex, write_s3o,
+    };
+    let v = |x: f32, y: f32, z: f32| S3oVertex {
+        position: [x, y, z],
+        normal: [0.0, 1.0, 0.0],
+        uv: [x / 8.0, z / 8.0],
+    };
+    let piece = |name: &str, parent, primitive, vertices: Vec<S3oVertex>, indices| S3oPiece {
+        name: name.into(),
+        parent,
+        offset_from_parent: [2.0, 3.0, 4.0],
+        offset_in_model: [0.0; 3],
+        primitive,
+        vertices,
+        indices,
+    };
+    let model = S3oModel {
+        version: 0,
+        radius_elmos: 10.0,
+        height_elmos: 8.0,
+        mid: [0.0, 4.0, 0.0],
+        texture1: "seed_1.dds".into(),
+        texture2: "seed_2.dds".into(),
+        pieces: vec![
+            piece(
+                "base",
+                None,
+                S3oPrimitive::Quads,
+                vec![
+                    v(0.0, 0.0, 0.0),
+                    v(8.0, 0.0, 0.0),
+                    v(8.0, 0.0, 8.0),
+                    v(0.0, 0.0, 8.0),
+                ],
+                vec![0, 1, 2, 3],
+            ),
+            piece(
+                "top",
+                Some(0),
+                S3oPrimitive::Strip,
+                (0..5).map(|i| v(i as f32, 4.0, 1.0)).collect(),
+                vec![0, 1, 2, 3, S3O_STRIP_RESTART, 2, 3, 4],
+            ),
+            piece(
+                "tip",
+                Some(1),
+                S3oPrimitive::Triangles,
+                vec![v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0), v(0.0, 1.0, 1.0)],
+                vec![0, 1, 2],
+            ),
+        ],
+    };
+    let bytes = write_s3o(&model);
+    seeds.put("s3o", "seed.s3o", &bytes);
+    // the tip's children: the root's array (which holds the top), so the top is reached twice
+    let mut looped = bytes.clone();
+    let field = |piece: usize, at: usize| S3O_HEADER_BYTES + piece * S3O_PIECE_BYTES + at;
+    let root_children = looped[field(0, 8)..field(0, 12)].to_vec();
+    looped[field(2, 4)..field(2, 8)].copy_from_slice(&1i32.to_le_bytes());
+    looped[field(2, 8)..field(2, 12)].copy_from_slice(&root_children);
+    seeds.put("s3o", "seed_looped.s3o", &looped);
+}
+
 /// The fixtures' `mapinfo.lua` and Lua files, `.smf`, and StarCraft II maps with their files.
 fn fixture_files(seeds: &mut Seeds, fixtures: &Path) {
     for path in walk(&fixtures.join("bar")) {
@@ -125,6 +194,9 @@ fn fixture_files(seeds: &mut Seeds, fixtures: &Path) {
         let bytes = std::fs::read(&path).unwrap_or_default();
         if lower.ends_with(".lua") && bytes.len() < 256 << 10 {
             seeds.put("mapinfo", &name, &bytes);
+        }
+        if lower.ends_with(".s3o") && bytes.len() < 1 << 20 {
+            seeds.put("s3o", &name, &bytes);
         }
     }
     for path in walk(&fixtures.join("sc2")) {
