@@ -121,60 +121,8 @@ fn own_maps(seeds: &mut Seeds) {
 /// S3O models written by Groundwork: two pieces, a quad list under the root and a strip with
 /// a restart in the child; and the same with the child's children pointing back at the root.
 fn own_models(seeds: &mut Seeds) {
-    use groundwork::formats::s3o::{
-        S3O_HEADER_BYTES, S3O_PIECE_BYTES, S3O_STRIP_RESTART, S3oModel, S3oPiece, S3oPrimitive,
-        S3oVertex, write_s3o,
-    };
-    let v = |x: f32, y: f32, z: f32| S3oVertex {
-        position: [x, y, z],
-        normal: [0.0, 1.0, 0.0],
-        uv: [x / 8.0, z / 8.0],
-    };
-    let piece = |name: &str, parent, primitive, vertices: Vec<S3oVertex>, indices| S3oPiece {
-        name: name.into(),
-        parent,
-        offset_from_parent: [2.0, 3.0, 4.0],
-        offset_in_model: [0.0; 3],
-        primitive,
-        vertices,
-        indices,
-    };
-    let model = S3oModel {
-        version: 0,
-        radius_elmos: 10.0,
-        height_elmos: 8.0,
-        mid: [0.0, 4.0, 0.0],
-        texture1: "seed_1.dds".into(),
-        texture2: "seed_2.dds".into(),
-        pieces: vec![
-            piece(
-                "base",
-                None,
-                S3oPrimitive::Quads,
-                vec![
-                    v(0.0, 0.0, 0.0),
-                    v(8.0, 0.0, 0.0),
-                    v(8.0, 0.0, 8.0),
-                    v(0.0, 0.0, 8.0),
-                ],
-                vec![0, 1, 2, 3],
-            ),
-            piece(
-                "top",
-                Some(0),
-                S3oPrimitive::Strip,
-                (0..5).map(|i| v(i as f32, 4.0, 1.0)).collect(),
-                vec![0, 1, 2, 3, S3O_STRIP_RESTART, 2, 3, 4],
-            ),
-            piece(
-                "tip",
-                Some(1),
-                S3oPrimitive::Triangles,
-                vec![v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0), v(0.0, 1.0, 1.0)],
-                vec![0, 1, 2],
-            ),
-        ],
-    };
+    use groundwork::formats::s3o::{S3O_HEADER_BYTES, S3O_PIECE_BYTES, example_model, write_s3o};
+    let model = example_model();
     let bytes = write_s3o(&model);
     seeds.put("s3o", "seed.s3o", &bytes);
     // the tip's children: the root's array (which holds the top), so the top is reached twice

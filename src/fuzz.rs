@@ -363,7 +363,8 @@ mod tests {
     }
 
     /// Feeds `iterations` mutated copies of `seeds` to `target`; a copy that `keep` accepts (it
-    /// reads) joins the pool mutated from, up to 2000. Returns the inputs that panicked.
+    /// reads) joins the pool mutated from, up to 2000. Returns the inputs that panicked (16 at
+    /// most) and how many inputs `keep` accepted.
     fn mutation_loop(
         target: super::Target,
         keep: fn(&[u8]) -> bool,
@@ -373,6 +374,7 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut pool = seeds;
         let mut crashes: Vec<Vec<u8>> = Vec::new();
+        let mut kept = 0;
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
         for _ in 0..iterations {
@@ -385,12 +387,15 @@ mod tests {
                 }
                 continue;
             }
-            if pool.len() < 2000 && keep(&input) {
-                pool.push(input);
+            if keep(&input) {
+                kept += 1;
+                if pool.len() < 2000 {
+                    pool.push(input);
+                }
             }
         }
         std::panic::set_hook(hook);
-        (crashes, pool.len())
+        (crashes, kept)
     }
 
     /// The stable compiler's stand-in for cargo-fuzz on the `s3o` target: 200,000 mutated
@@ -400,7 +405,7 @@ mod tests {
     #[test]
     #[ignore = "a fuzzing run, minutes long"]
     fn s3o_mutations() {
-        use crate::formats::s3o::{S3oModel, read_s3o, write_s3o};
+        use crate::formats::s3o::{example_model, read_s3o, write_s3o};
         let iterations = std::env::var("GROUNDWORK_FUZZ_ITERATIONS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -417,16 +422,17 @@ mod tests {
             "../shared/fixtures/bar/Map_Blueprint_V1.sdd/objects3d/fir_tree_small_1()tree_fir_tall_5.s3o",
         );
         seeds.extend(std::fs::read(tree).ok());
-        seeds.push(write_s3o(&S3oModel {
-            version: 0,
-            radius_elmos: 1.0,
-            height_elmos: 1.0,
-            mid: [0.0; 3],
-            texture1: "t.dds".into(),
-            texture2: String::new(),
-            pieces: Vec::new(),
-        }));
-        let (crashes, pool) = mutation_loop(
+        seeds.push(write_s3o(&example_model()));
+        let mut wide = example_model();
+        for i in 0..6 {
+            let mut p = wide.pieces[2].clone();
+            p.parent = Some(i % 3);
+            wide.pieces.push(p);
+        }
+        // children listed after their parents, as the reader returns them
+        let wide = read_s3o(&write_s3o(&wide), "wide").expect("the wide seed reads");
+        seeds.push(write_s3o(&wide));
+        let (crashes, read) = mutation_loop(
             super::s3o,
             |b| read_s3o(b, "kept").is_ok(),
             seeds,
@@ -441,7 +447,7 @@ mod tests {
             let _ = std::fs::write(out.join(format!("crash-{name:016x}")), c);
         }
         eprintln!(
-            "s3o: {iterations} mutated inputs, {pool} in the pool at the end, {} crashes",
+            "s3o: {iterations} mutated inputs, {read} of them read as models, {} crashes",
             crashes.len()
         );
         assert!(crashes.is_empty(), "crashing inputs in {}", out.display());

@@ -574,5 +574,60 @@ pub fn write_s3o(model: &S3oModel) -> Vec<u8> {
     out
 }
 
+/// A small model with every primitive type: a quad root, a strip with a restart under it, a
+/// triangle under that, each piece offset from its parent. Seeds for the fuzzer and tests.
+pub fn example_model() -> S3oModel {
+    let v = |x: f32, y: f32, z: f32| S3oVertex {
+        position: [x, y, z],
+        normal: [0.0, 1.0, 0.0],
+        uv: [x / 8.0, z / 8.0],
+    };
+    let piece = |name: &str, parent, primitive, vertices: Vec<S3oVertex>, indices| S3oPiece {
+        name: name.into(),
+        parent,
+        offset_from_parent: [2.0, 3.0, 4.0],
+        offset_in_model: [0.0; 3],
+        primitive,
+        vertices,
+        indices,
+    };
+    S3oModel {
+        version: 0,
+        radius_elmos: 10.0,
+        height_elmos: 8.0,
+        mid: [0.0, 4.0, 0.0],
+        texture1: "example_1.dds".into(),
+        texture2: "example_2.dds".into(),
+        pieces: vec![
+            piece(
+                "base",
+                None,
+                S3oPrimitive::Quads,
+                vec![
+                    v(0.0, 0.0, 0.0),
+                    v(8.0, 0.0, 0.0),
+                    v(8.0, 0.0, 8.0),
+                    v(0.0, 0.0, 8.0),
+                ],
+                vec![0, 1, 2, 3],
+            ),
+            piece(
+                "top",
+                Some(0),
+                S3oPrimitive::Strip,
+                (0..5).map(|i| v(i as f32, 4.0, 1.0)).collect(),
+                vec![0, 1, 2, 3, S3O_STRIP_RESTART, 2, 3, 4],
+            ),
+            piece(
+                "tip",
+                Some(1),
+                S3oPrimitive::Triangles,
+                vec![v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0), v(0.0, 1.0, 1.0)],
+                vec![0, 1, 2],
+            ),
+        ],
+    }
+}
+
 #[cfg(test)]
 mod tests;
