@@ -1,6 +1,6 @@
-//! Writes seed inputs for every fuzz target into `fuzz/corpus/<target>/`: small maps compiled
-//! by Groundwork itself, the real fixtures (`../shared/fixtures`), and Warzone 2100's own maps
-//! (Debian's `warzone2100-data`) where they are installed. `fuzz/run.sh` runs it first.
+//! Writes seed inputs for every fuzz target into `fuzz/corpus/<target>/`: small maps and models
+//! written by Groundwork itself, the real fixtures (`../shared/fixtures`), and Warzone 2100's
+//! own maps (Debian's `warzone2100-data`) where they are installed. `fuzz/run.sh` runs it first.
 //!
 //! `cargo run --example fuzz_seeds -- [OUT] [FIXTURES] [WZ_DATA]`
 
@@ -50,6 +50,7 @@ fn main() {
     );
     let mut seeds = Seeds { out, count: 0 };
     own_maps(&mut seeds);
+    own_models(&mut seeds);
     fixture_files(&mut seeds, &fixtures);
     warzone(&mut seeds, &wz);
     println!("{} seeds in {}", seeds.count, seeds.out.display());
@@ -117,6 +118,22 @@ fn own_maps(seeds: &mut Seeds) {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// S3O models written by Groundwork: two pieces, a quad list under the root and a strip with
+/// a restart in the child; and the same with the child's children pointing back at the root.
+fn own_models(seeds: &mut Seeds) {
+    use groundwork::formats::s3o::{S3O_HEADER_BYTES, S3O_PIECE_BYTES, example_model, write_s3o};
+    let model = example_model();
+    let bytes = write_s3o(&model);
+    seeds.put("s3o", "seed.s3o", &bytes);
+    // the tip's children: the root's array (which holds the top), so the top is reached twice
+    let mut looped = bytes.clone();
+    let field = |piece: usize, at: usize| S3O_HEADER_BYTES + piece * S3O_PIECE_BYTES + at;
+    let root_children = looped[field(0, 8)..field(0, 12)].to_vec();
+    looped[field(2, 4)..field(2, 8)].copy_from_slice(&1i32.to_le_bytes());
+    looped[field(2, 8)..field(2, 12)].copy_from_slice(&root_children);
+    seeds.put("s3o", "seed_looped.s3o", &looped);
+}
+
 /// The fixtures' `mapinfo.lua` and Lua files, `.smf`, and StarCraft II maps with their files.
 fn fixture_files(seeds: &mut Seeds, fixtures: &Path) {
     for path in walk(&fixtures.join("bar")) {
@@ -125,6 +142,9 @@ fn fixture_files(seeds: &mut Seeds, fixtures: &Path) {
         let bytes = std::fs::read(&path).unwrap_or_default();
         if lower.ends_with(".lua") && bytes.len() < 256 << 10 {
             seeds.put("mapinfo", &name, &bytes);
+        }
+        if lower.ends_with(".s3o") && bytes.len() < 1 << 20 {
+            seeds.put("s3o", &name, &bytes);
         }
     }
     for path in walk(&fixtures.join("sc2")) {

@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("wz_lev", wz_lev),
     ("sc2_mpq", sc2_mpq),
     ("sc2_files", sc2_files),
+    ("s3o", s3o),
 ];
 
 /// The target called `name`.
@@ -186,6 +187,33 @@ pub fn sc2_files(data: &[u8]) {
     }
 }
 
+/// An S3O model read, flattened, and written and read back: the flat mesh's indices must all
+/// be in range, and what the writer makes of a model must read back as the same model.
+pub fn s3o(data: &[u8]) {
+    use crate::formats::s3o::{read_s3o, write_s3o};
+    let Ok(model) = read_s3o(data, "fuzz.s3o") else {
+        return;
+    };
+    let mesh = model.mesh();
+    assert_eq!(mesh.indices.len() % 3, 0, "a partial triangle");
+    assert!(
+        mesh.indices
+            .iter()
+            .all(|&i| (i as usize) < mesh.positions.len()),
+        "an index past the mesh's vertices"
+    );
+    let _ = (
+        model.effective_radius_elmos(&mesh),
+        model.effective_height_elmos(&mesh),
+    );
+    let again = read_s3o(&write_s3o(&model), "fuzz-again.s3o");
+    assert_eq!(
+        again.ok().as_ref(),
+        Some(&model),
+        "the writer's copy reads back differently"
+    );
+}
+
 /// This process's scratch folder.
 fn scratch() -> PathBuf {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
@@ -248,5 +276,180 @@ mod tests {
             assert!(super::target(name).is_some());
         }
         assert!(super::target("nope").is_none());
+    }
+
+    /// A small xorshift generator: the mutation loop's randomness, the same every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    /// One to four random edits of `input`: bit flips, bytes and whole words set to values
+    /// that matter to binary formats (0, -1, the largest, the file's length, another word of
+    /// the file: an offset it holds), infinities and NaNs, truncation, a chunk cut or copied,
+    /// or a splice with `other`.
+    fn mutate(rng: &mut Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
+        let mut b = input.to_vec();
+        for _ in 0..1 + rng.below(4) {
+            let len = b.len();
+            let word_at = (rng.below(len.max(4)) & !3).min(len.saturating_sub(4));
+            match rng.below(9) {
+                0 if len > 0 => {
+                    let at = rng.below(len);
+                    b[at] ^= 1 << rng.below(8);
+                }
+                1 if len > 0 => {
+                    let at = rng.below(len);
+                    b[at] = [0, 0xff, 0x7f, 0x80, 1, rng.next() as u8][rng.below(6)];
+                }
+                2 | 3 if len >= 4 => {
+                    let from = (rng.below(len) & !3).min(len - 4);
+                    let values = [
+                        0,
+                        1,
+                        2,
+                        -1,
+                        i32::MAX,
+                        i32::MIN,
+                        len as i32,
+                        len as i32 - 4,
+                        rng.below(len) as i32,
+                        rng.below(64) as i32,
+                        1 << rng.below(31),
+                        f32::NAN.to_bits() as i32,
+                        f32::INFINITY.to_bits() as i32,
+                        f32::MAX.to_bits() as i32,
+                        i32::from_le_bytes(b[from..from + 4].try_into().unwrap()),
+                    ];
+                    let v = values[rng.below(values.len())];
+                    b[word_at..word_at + 4].copy_from_slice(&v.to_le_bytes());
+                }
+                4 => b.truncate(rng.below(len + 1)),
+                5 if len > 0 => {
+                    let at = rng.below(len);
+                    let n = rng.below((len - at).min(256) + 1);
+                    b.drain(at..at + n);
+                }
+                6 if len > 0 => {
+                    let at = rng.below(len);
+                    let n = rng.below((len - at).min(256) + 1);
+                    let chunk = b[at..at + n].to_vec();
+                    let to = rng.below(b.len() + 1);
+                    b.splice(to..to, chunk);
+                }
+                7 if !other.is_empty() => {
+                    let cut = rng.below(len + 1);
+                    let from = rng.below(other.len());
+                    b.truncate(cut);
+                    b.extend_from_slice(&other[from..]);
+                }
+                _ if len > 0 => {
+                    let at = rng.below(len);
+                    b[at] = rng.next() as u8;
+                }
+                _ => b.push(rng.next() as u8),
+            }
+        }
+        b
+    }
+
+    /// Feeds `iterations` mutated copies of `seeds` to `target`; a copy that `keep` accepts (it
+    /// reads) joins the pool mutated from, up to 2000. Returns the inputs that panicked (16 at
+    /// most) and how many inputs `keep` accepted.
+    fn mutation_loop(
+        target: super::Target,
+        keep: fn(&[u8]) -> bool,
+        seeds: Vec<Vec<u8>>,
+        iterations: usize,
+    ) -> (Vec<Vec<u8>>, usize) {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut pool = seeds;
+        let mut crashes: Vec<Vec<u8>> = Vec::new();
+        let mut kept = 0;
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        for _ in 0..iterations {
+            let a = rng.below(pool.len());
+            let b = rng.below(pool.len());
+            let input = mutate(&mut rng, &pool[a], &pool[b]);
+            if std::panic::catch_unwind(|| target(&input)).is_err() {
+                if crashes.len() < 16 {
+                    crashes.push(input);
+                }
+                continue;
+            }
+            if keep(&input) {
+                kept += 1;
+                if pool.len() < 2000 {
+                    pool.push(input);
+                }
+            }
+        }
+        std::panic::set_hook(hook);
+        (crashes, kept)
+    }
+
+    /// The stable compiler's stand-in for cargo-fuzz on the `s3o` target: 200,000 mutated
+    /// copies (`GROUNDWORK_FUZZ_ITERATIONS` for more or fewer) of models written here and the
+    /// fixtures' trees. Crashing inputs are written to `fuzz/artifacts/s3o/` and fail the test.
+    /// `cargo test --lib s3o_mutations -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a fuzzing run, minutes long"]
+    fn s3o_mutations() {
+        use crate::formats::s3o::{example_model, read_s3o, write_s3o};
+        let iterations = std::env::var("GROUNDWORK_FUZZ_ITERATIONS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(200_000);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut seeds: Vec<Vec<u8>> = ["corpus", "regressions"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(root.join("fuzz").join(d).join("s3o")).into_iter())
+            .flatten()
+            .flatten()
+            .filter_map(|e| std::fs::read(e.path()).ok())
+            .collect();
+        let tree = root.join(
+            "../shared/fixtures/bar/Map_Blueprint_V1.sdd/objects3d/fir_tree_small_1()tree_fir_tall_5.s3o",
+        );
+        seeds.extend(std::fs::read(tree).ok());
+        seeds.push(write_s3o(&example_model()));
+        let mut wide = example_model();
+        for i in 0..6 {
+            let mut p = wide.pieces[2].clone();
+            p.parent = Some(i % 3);
+            wide.pieces.push(p);
+        }
+        // children listed after their parents, as the reader returns them
+        let wide = read_s3o(&write_s3o(&wide), "wide").expect("the wide seed reads");
+        seeds.push(write_s3o(&wide));
+        let (crashes, read) = mutation_loop(
+            super::s3o,
+            |b| read_s3o(b, "kept").is_ok(),
+            seeds,
+            iterations,
+        );
+        let out = root.join("fuzz/artifacts/s3o");
+        for c in &crashes {
+            let _ = std::fs::create_dir_all(&out);
+            let name: u64 = c.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+                (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+            });
+            let _ = std::fs::write(out.join(format!("crash-{name:016x}")), c);
+        }
+        eprintln!(
+            "s3o: {iterations} mutated inputs, {read} of them read as models, {} crashes",
+            crashes.len()
+        );
+        assert!(crashes.is_empty(), "crashing inputs in {}", out.display());
     }
 }

@@ -2,14 +2,15 @@
 //! `{defName = {...}}`), and an installed game's, read from its data folder (a `games/*.sdd`
 //! checkout, or the newest rapid package: `packages/*.sdp` lists files by MD5, `pool/` holds
 //! them gzipped). Every file runs in the Lua sandbox; one that fails is skipped and named.
-//! Names are compared case-blind, as the engine does.
+//! Names are compared case-blind, as the engine does. [`GameFileIndex`] lists the game's
+//! files once and reads one when asked (a feature's model and texture).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use super::mapinfo::{LuaLimits, Vfs, eval_lua_table};
-use crate::map::{BundledFile, LuaKey};
+use crate::map::{BundledFile, LuaKey, LuaTable, LuaValue};
 
 /// The feature names a set of definition files defines (lowercased), and the files that could
 /// not be read.
@@ -22,6 +23,97 @@ pub struct FeatureNames {
 impl FeatureNames {
     pub fn contains(&self, name: &str) -> bool {
         self.names.contains(&name.to_ascii_lowercase())
+    }
+}
+
+/// One feature definition: the keys the editor uses, with the engine's defaults for those the
+/// table leaves out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FeatureDef {
+    /// Its table key, lower-cased (the name placements use).
+    pub name: String,
+    /// The model file under `objects3d/` (`object`); `None` for an invisible feature.
+    pub object: Option<String>,
+    /// Its footprint in squares (`footprintX`, `footprintZ`; 1 when absent, at least 1).
+    pub footprint_x_squares: u32,
+    pub footprint_z_squares: u32,
+    /// Whether units are blocked by it (`blocking`, default true).
+    pub blocking: bool,
+    /// What reclaiming it yields (`metal`, `energy`, default 0).
+    pub metal: f32,
+    pub energy: f32,
+    /// Whether it can be reclaimed (`reclaimable`, default true).
+    pub reclaimable: bool,
+    /// `description`, when given.
+    pub description: Option<String>,
+    /// The definition file it came from.
+    pub file: String,
+}
+
+impl FeatureDef {
+    /// The definition `table` gives `name` (in `file`), defaults filled in as the engine does.
+    pub fn from_table(name: &str, table: &LuaTable, file: &str) -> FeatureDef {
+        let squares = |key: &str| {
+            table
+                .get_number(key)
+                .filter(|n| n.is_finite())
+                .map_or(1, |n| n.clamp(1.0, 1e6) as u32)
+        };
+        let flag = |key: &str, default: bool| match table.get(key) {
+            Some(LuaValue::Bool(b)) => *b,
+            Some(LuaValue::Number(n)) => *n != 0.0,
+            Some(LuaValue::String(s)) => !matches!(s.trim(), "0" | "false" | ""),
+            _ => default,
+        };
+        let amount = |key: &str| {
+            table
+                .get_number(key)
+                .filter(|n| n.is_finite())
+                .map_or(0.0, |n| n as f32)
+        };
+        let text = |key: &str| {
+            table
+                .get(key)
+                .and_then(LuaValue::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        FeatureDef {
+            name: name.to_ascii_lowercase(),
+            object: text("object"),
+            footprint_x_squares: squares("footprintx"),
+            footprint_z_squares: squares("footprintz"),
+            blocking: flag("blocking", true),
+            metal: amount("metal"),
+            energy: amount("energy"),
+            reclaimable: flag("reclaimable", true),
+            description: text("description"),
+            file: file.to_string(),
+        }
+    }
+}
+
+/// The feature definitions a set of files holds, by lower-cased name, and the files that could
+/// not be read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FeatureDefs {
+    pub defs: BTreeMap<String, FeatureDef>,
+    pub failed: Vec<String>,
+}
+
+impl FeatureDefs {
+    /// The definition called `name`, in any case.
+    pub fn get(&self, name: &str) -> Option<&FeatureDef> {
+        self.defs.get(&name.to_ascii_lowercase())
+    }
+
+    /// Just the names.
+    pub fn names(&self) -> FeatureNames {
+        FeatureNames {
+            names: self.defs.keys().cloned().collect(),
+            failed: self.failed.clone(),
+        }
     }
 }
 
@@ -49,18 +141,29 @@ fn is_definition(path: &str) -> bool {
 
 /// The names the `features/**/*.lua` files among `files` define.
 pub fn defined_feature_names(files: &[BundledFile]) -> FeatureNames {
+    defined_features(files).names()
+}
+
+/// The definitions the `features/**/*.lua` files among `files` give (a later file's definition
+/// of a name replaces an earlier one's; entries that are not tables are no definitions).
+pub fn defined_features(files: &[BundledFile]) -> FeatureDefs {
     let vfs = Files(files);
     let limits = LuaLimits {
         max_instructions: 20_000_000,
         max_memory_bytes: 32 << 20,
     };
-    let mut out = FeatureNames::default();
+    let mut out = FeatureDefs::default();
     for f in files.iter().filter(|f| is_definition(&f.path)) {
-        match eval_lua_table(&f.data, &f.path, &vfs, limits) {
+        let Ok(bytes) = f.bytes() else {
+            out.failed.push(format!("{}: unreadable", f.path));
+            continue;
+        };
+        match eval_lua_table(&bytes, &f.path, &vfs, limits) {
             Ok(t) => {
-                for (k, _) in t.iter() {
-                    if let LuaKey::Str(name) = k {
-                        out.names.insert(name.to_ascii_lowercase());
+                for (k, v) in t.iter() {
+                    if let (LuaKey::Str(name), LuaValue::Table(def)) = (k, v) {
+                        let def = FeatureDef::from_table(name, def, &f.path);
+                        out.defs.insert(def.name.clone(), def);
                     }
                 }
             }
@@ -73,7 +176,146 @@ pub fn defined_feature_names(files: &[BundledFile]) -> FeatureNames {
 /// The feature names of the game installed in `data_dir` (BAR's data folder): every
 /// `games/*.sdd` checkout, and the newest rapid package. `None` when neither is there.
 pub fn game_feature_names(data_dir: &Path) -> Option<FeatureNames> {
-    game_files(data_dir, is_definition).map(|files| defined_feature_names(&files))
+    game_features(data_dir).map(|defs| defs.names())
+}
+
+/// The feature definitions of the game installed in `data_dir`. `None` when no game is there.
+pub fn game_features(data_dir: &Path) -> Option<FeatureDefs> {
+    game_files(data_dir, is_definition).map(|files| defined_features(&files))
+}
+
+/// Where one of the game's files is.
+#[derive(Clone, Debug, PartialEq)]
+enum GameFileAt {
+    /// A file of a `games/*.sdd` checkout.
+    Disk(PathBuf),
+    /// A gzipped file in the rapid pool, named by its MD5.
+    Pool([u8; 16]),
+}
+
+/// The installed game's files listed by archive path (lower-cased), read one at a time: a
+/// model and its textures without loading the game's hundreds of megabytes.
+#[derive(Clone, Debug)]
+pub struct GameFileIndex {
+    data_dir: PathBuf,
+    files: BTreeMap<String, GameFileAt>,
+}
+
+/// The most files one checkout may list.
+const MAX_CHECKOUT_FILES: usize = 500_000;
+/// The largest game file [`GameFileIndex::read`] returns.
+pub const MAX_GAME_FILE_BYTES: u64 = 64 << 20;
+
+impl GameFileIndex {
+    /// Lists the newest rapid package's files and every `games/*.sdd` checkout's in `data_dir`
+    /// (a checkout's file wins over the package's of the same path). `None` when neither is
+    /// there.
+    pub fn open(data_dir: &Path) -> Option<GameFileIndex> {
+        let mut files = BTreeMap::new();
+        let mut found = false;
+        if let Some(pkg) = newest_package(data_dir) {
+            found = true;
+            if let Ok(list) = std::fs::read(&pkg) {
+                for e in read_rapid_package(&list) {
+                    files.insert(e.path.to_ascii_lowercase(), GameFileAt::Pool(e.md5));
+                }
+            }
+        }
+        if let Ok(games) = std::fs::read_dir(data_dir.join("games")) {
+            for g in games.flatten() {
+                let p = g.path();
+                if p.is_dir() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sdd")) {
+                    found = true;
+                    list_dir(&p, &mut files);
+                }
+            }
+        }
+        found.then(|| GameFileIndex {
+            data_dir: data_dir.to_path_buf(),
+            files,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Whether the game has a file at `path` (any case, `\` read as `/`).
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains_key(&key(path))
+    }
+
+    /// Every path listed, lower-cased, in order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
+    }
+
+    /// The bytes of the file at `path` (any case); `None` when it is not there, unreadable or
+    /// over [`MAX_GAME_FILE_BYTES`].
+    pub fn read(&self, path: &str) -> Option<Vec<u8>> {
+        let mut data = Vec::new();
+        match self.files.get(&key(path))? {
+            GameFileAt::Disk(p) => {
+                std::fs::File::open(p)
+                    .ok()?
+                    .take(MAX_GAME_FILE_BYTES + 1)
+                    .read_to_end(&mut data)
+                    .ok()?;
+            }
+            GameFileAt::Pool(md5) => {
+                let hex: String = md5.iter().map(|b| format!("{b:02x}")).collect();
+                let file = self
+                    .data_dir
+                    .join("pool")
+                    .join(&hex[..2])
+                    .join(format!("{}.gz", &hex[2..]));
+                let gz = std::fs::read(&file).ok()?;
+                flate2::read::GzDecoder::new(&gz[..])
+                    .take(MAX_GAME_FILE_BYTES + 1)
+                    .read_to_end(&mut data)
+                    .ok()?;
+            }
+        }
+        (data.len() as u64 <= MAX_GAME_FILE_BYTES).then_some(data)
+    }
+}
+
+/// A path as the index keys it.
+fn key(path: &str) -> String {
+    path.replace('\\', "/")
+        .trim_start_matches("./")
+        .to_ascii_lowercase()
+}
+
+/// Lists the files under the checkout `root` (symbolic links not followed), without recursion.
+fn list_dir(root: &Path, out: &mut BTreeMap<String, GameFileAt>) {
+    let mut stack = vec![root.to_path_buf()];
+    let mut listed = 0usize;
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let Ok(kind) = e.file_type() else {
+                continue;
+            };
+            let p = e.path();
+            if kind.is_dir() {
+                stack.push(p);
+            } else if kind.is_file()
+                && let Ok(rel) = p.strip_prefix(root)
+            {
+                listed += 1;
+                if listed > MAX_CHECKOUT_FILES {
+                    return;
+                }
+                out.insert(key(&rel.to_string_lossy()), GameFileAt::Disk(p));
+            }
+        }
+    }
 }
 
 /// The game's files whose archive paths `want` accepts, from every `games/*.sdd` checkout in

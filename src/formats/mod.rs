@@ -1,11 +1,13 @@
 //! Bytes on disk to and from the document: `.smf`, `.smt`, BC1, DDS, the minimap, `mapinfo.lua`,
-//! archives (`.sdd`, `.sdz`, `.sd7`) and the project folder. Pure; typed errors; never panics.
+//! archives (`.sdd`, `.sdz`, `.sd7`), the project folder, feature definitions and their S3O
+//! models. Pure; typed errors; never panics.
 
 pub mod archive;
 pub mod bc1;
 pub mod bytes;
 pub mod dds;
 pub mod error;
+pub mod feature_models;
 pub mod features;
 pub mod image_file;
 pub mod import_report;
@@ -14,6 +16,7 @@ pub mod map_reader;
 pub mod mapinfo;
 pub mod minimap;
 pub mod project;
+pub mod s3o;
 pub mod sc2;
 pub mod smf;
 pub mod smt;
