@@ -6,6 +6,7 @@ pub mod app;
 pub mod autosave;
 pub mod document;
 pub mod export_dialog;
+pub mod feature_models;
 pub mod feature_view;
 pub mod features_panel;
 mod file_browser;
