@@ -200,11 +200,14 @@ fn save(img: &image::RgbaImage, name: &str) {
     img.save(dir.join(format!("{name}.png"))).unwrap();
 }
 
+/// Ground height in elmos at (x, z).
+type Ground = fn(f32, f32) -> f32;
+
 const PLACES: [(f32, f32); 3] = [(700.0, 900.0), (1024.0, 1100.0), (1350.0, 900.0)];
 
 #[test]
 fn models_stand_where_their_features_are_on_flat_and_sloped_ground() {
-    let grounds: [(&str, fn(f32, f32) -> f32); 2] = [
+    let grounds: [(&str, Ground); 2] = [
         ("flat", |_, _| 60.0),
         ("sloped", |x, z| 40.0 + 0.2 * x + 0.1 * z),
     ];
@@ -376,4 +379,38 @@ fn features_without_a_model_stay_markers() {
         on_screen(&cam, [900.0, 120.0, 1044.0]),
         2
     ));
+}
+
+#[test]
+fn models_are_lit_by_the_ground_sun_ambient_and_diffuse() {
+    let at = (1024.0, 1024.0);
+    let map = map_with(|_, _| 60.0, &[("pillar", at.0, at.1, 0.0)]);
+    let Some(stage) = Stage::new(&map, &[("pillar", box_model(80.0, 160.0, 80.0))]) else {
+        return;
+    };
+    // from the +x, +z corner: the +x and +z faces in view
+    let cam = look(&map, [1400.0, 400.0, 1500.0], [1024.0, 140.0, 1064.0]);
+    let img = stage.render(&cam, &opts());
+    save(&img, "features_lit");
+    let look = groundwork::gpu::scene::SceneLook::from_settings(&map.settings);
+    let sun = Vec3::from(look.sun_dir).normalize();
+    for (normal, centre) in [
+        ([1.0, 0.0, 0.0], [at.0 + 40.0, 140.0, at.1 + 40.0]),
+        ([0.0, 0.0, 1.0], [at.0, 140.0, at.1 + 80.0]),
+    ] {
+        let ndl = Vec3::from(normal).dot(sun).max(0.0);
+        // magenta: red and blue carry the light
+        let want =
+            |c: usize| ((look.ambient[c] + look.diffuse[c] * ndl).min(1.0) * 255.0).round() as i32;
+        let px = on_screen(&cam, centre);
+        let p = img.get_pixel(px[0] as u32, px[1] as u32).0;
+        for (c, got) in [(0, p[0]), (2, p[2])] {
+            assert!(
+                (got as i32 - want(c)).abs() <= 3,
+                "face {normal:?}: channel {c} is {got}, the sun gives {}",
+                want(c)
+            );
+        }
+        assert!(p[1] <= 3, "face {normal:?}: {p:?}");
+    }
 }

@@ -74,7 +74,7 @@ impl FeatureModelData {
         if self.indices.len() < 3 {
             return Err("the mesh has no triangles".into());
         }
-        if self.indices.len() % 3 != 0 {
+        if !self.indices.len().is_multiple_of(3) {
             return Err(format!(
                 "{} indices are not a list of triangles",
                 self.indices.len()
