@@ -7,10 +7,14 @@
 //! with it on, frames during a raise stroke with it off and on (each frame one stroke step, the
 //! overlay re-made live over the step's rectangle, then drawn), its update over a 128 x
 //! 128-vertex rectangle on the GPU beside the CPU twin, and the whole map. Headless, on
-//! whatever adapter `WGPU_BACKEND` picks.
+//! whatever adapter `WGPU_BACKEND` picks. `--features-only` times instead the frames of an
+//! 8x8 map with 10,000 features drawn as one model (460 vertices, 1320 indices) beside the
+//! same frames without them and with them as markers, the model's upload and the instances'
+//! rebuild after an edit.
 //!
-//! `cargo bench --bench render [-- --frames N --sizes 8,16,32 --layers-only --pathing-only]`. Each frame is submitted and
-//! waited for, so a frame's time is the CPU and GPU work of that frame, end to end.
+//! `cargo bench --bench render [-- --frames N --sizes 8,16,32 --layers-only --pathing-only
+//! --features-only]`. Each frame is submitted and waited for, so a frame's time is the CPU and
+//! GPU work of that frame, end to end.
 
 use std::time::Instant;
 
@@ -22,10 +26,10 @@ use groundwork::edit::tools::ToolSettings;
 use groundwork::edit::{GridRect, Session};
 use groundwork::gpu::pathing::PathingChoice;
 use groundwork::gpu::{
-    BrushKernels, Camera, CameraPreset, GpuContext, MapScene, RenderTarget, Renderer, SceneLayers,
-    ViewOptions,
+    BrushKernels, Camera, CameraPreset, FeatureModelData, GpuContext, MapScene, RenderTarget,
+    Renderer, SceneLayers, ViewOptions,
 };
-use groundwork::map::{Map, MapSize};
+use groundwork::map::{Feature, Map, MapSize};
 
 #[path = "common/layers.rs"]
 mod layers;
@@ -50,6 +54,8 @@ struct Args {
     layers_only: bool,
     /// Only the pathing overlay's rows (`--pathing-only`).
     pathing_only: bool,
+    /// Only the feature models' rows (`--features-only`).
+    features_only: bool,
 }
 
 fn args() -> Args {
@@ -58,6 +64,7 @@ fn args() -> Args {
         sizes: vec![8, 16, 32],
         layers_only: false,
         pathing_only: false,
+        features_only: false,
     };
     let argv: Vec<String> = std::env::args().collect();
     let mut i = 1;
@@ -78,6 +85,7 @@ fn args() -> Args {
             }
             "--layers-only" => a.layers_only = true,
             "--pathing-only" => a.pathing_only = true,
+            "--features-only" => a.features_only = true,
             _ => {}
         }
         i += 1;
@@ -119,6 +127,7 @@ struct Timing {
     triangles_k: f64,
     chunks: f64,
     grass_patches_k: f64,
+    feature_instances: f64,
 }
 
 fn run_path(
@@ -142,7 +151,7 @@ fn run_path(
         ctx.wait();
     }
     let mut ms = Vec::with_capacity(frames);
-    let (mut tris, mut chunks, mut patches) = (0u64, 0usize, 0u64);
+    let (mut tris, mut chunks, mut patches, mut models) = (0u64, 0usize, 0u64, 0u64);
     for i in 0..frames {
         let cam = camera_on_path(i, frames, map, target.aspect());
         let t0 = Instant::now();
@@ -152,6 +161,7 @@ fn run_path(
         tris += stats.triangles;
         chunks += stats.chunks;
         patches += stats.grass_patches as u64;
+        models += stats.feature_instances as u64;
     }
     let mut sorted = ms.clone();
     sorted.sort_by(f64::total_cmp);
@@ -161,7 +171,148 @@ fn run_path(
         triangles_k: tris as f64 / frames.max(1) as f64 / 1000.0,
         chunks: chunks as f64 / frames.max(1) as f64,
         grass_patches_k: patches as f64 / frames.max(1) as f64 / 1000.0,
+        feature_instances: models as f64 / frames.max(1) as f64,
     }
+}
+
+/// A tree of 460 vertices and 1320 indices: a trunk and tiers of cones, 10 bands of 22 sides,
+/// each band with its own rings (hard edges between bands, as exported models have), and a
+/// 64 x 64 texture, bark below and needles above.
+fn tree_model() -> FeatureModelData {
+    const SIDES: usize = 22;
+    const BANDS: usize = 10;
+    const BAND_ELMOS: f32 = 15.0;
+    let mut m = FeatureModelData::default();
+    for b in 0..BANDS {
+        let (r0, r1) = if b < 2 {
+            (4.0, 4.0)
+        } else {
+            let r = 34.0 * (1.0 - (b - 2) as f32 / 8.0) + 4.0;
+            (r, r * 0.45)
+        };
+        let (y0, y1) = (b as f32 * BAND_ELMOS, (b + 1) as f32 * BAND_ELMOS);
+        let v = b as f32 / BANDS as f32;
+        let base = m.positions.len() as u32;
+        for (r, y) in [(r0, y0), (r1, y1)] {
+            for k in 0..=SIDES {
+                let a = k as f32 / SIDES as f32 * std::f32::consts::TAU;
+                let (s, c) = a.sin_cos();
+                m.positions.push([r * c, y, r * s]);
+                let n = Vec3::new(c * BAND_ELMOS, r0 - r1, s * BAND_ELMOS).normalize();
+                m.normals.push(n.into());
+                m.uvs.push([k as f32 / SIDES as f32, v]);
+            }
+        }
+        let ring = SIDES as u32 + 1;
+        for k in 0..SIDES as u32 {
+            let (a, b2) = (base + k, base + ring + k);
+            m.indices.extend([a, b2, a + 1, a + 1, b2, b2 + 1]);
+        }
+    }
+    let texels: Vec<u8> = (0..64 * 64)
+        .flat_map(|i| {
+            let (x, y) = (i % 64, i / 64);
+            if y < 13 {
+                [90 + (x % 7) as u8 * 4, 64, 40, 0]
+            } else {
+                [30, 90 + ((x * 5 + y * 3) % 40) as u8, 40, 0]
+            }
+        })
+        .collect();
+    m.texture_rgba = Some((64, 64, texels));
+    m
+}
+
+/// `--features-only`: an 8x8 map with 10,000 trees, drawn as one model, left out, and drawn
+/// as markers; the model's upload and the instances' rebuild after an edit.
+fn features_bench(ctx: &GpuContext, renderer: &Renderer, target: &RenderTarget, frames: usize) {
+    let map_size = MapSize::new(8, 8).expect("8x8");
+    let mut map = relief_map(map_size, 42, "bench");
+    let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
+    let mut seed = 12345u32;
+    let mut random = || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) as f32 / (1u32 << 24) as f32
+    };
+    map.features = (0..100 * 100)
+        .map(|i| Feature {
+            name: "tree".into(),
+            x_elmos: ((i % 100) as f32 + random()) / 100.0 * w,
+            z_elmos: ((i / 100) as f32 + random()) / 100.0 * d,
+            rotation_deg: random() * 360.0,
+        })
+        .collect();
+    let tree = tree_model();
+    let (verts, indices) = (tree.positions.len(), tree.indices.len());
+    let mut scene = match MapScene::new(ctx, &renderer.layouts, &map, &mut |_, _| {}) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("{map_size}: {e}");
+            return;
+        }
+    };
+    ctx.wait();
+    let t0 = Instant::now();
+    let problems = scene.set_feature_models(ctx, [("tree".to_string(), tree)].into());
+    ctx.wait();
+    let upload_ms = t0.elapsed().as_secs_f64() * 1000.0;
+    assert!(problems.is_empty(), "{problems:?}");
+    // the rebuild every edit makes: instances and markers from the document
+    let reset_ms = time_ms(ctx, 10, || scene.set_markers(ctx, &map));
+    let opts = |features: bool, markers: bool| ViewOptions {
+        grass_blades: false,
+        features,
+        markers,
+        ..ViewOptions::default()
+    };
+    let none = run_path(
+        ctx,
+        renderer,
+        &scene,
+        &map,
+        target,
+        &opts(false, false),
+        frames,
+    );
+    let models = run_path(
+        ctx,
+        renderer,
+        &scene,
+        &map,
+        target,
+        &opts(true, false),
+        frames,
+    );
+    let markers = run_path(
+        ctx,
+        renderer,
+        &scene,
+        &map,
+        target,
+        &opts(false, true),
+        frames,
+    );
+    println!();
+    println!(
+        "Feature models: {} trees of one model ({verts} vertices, {indices} indices), no grass blades, no markers unless said:",
+        map.features.len()
+    );
+    println!();
+    println!(
+        "| map | model upload ms | instances rebuilt (an edit) ms | without features mean / p95 ms | models mean / p95 ms | as markers mean / p95 ms | instances drawn | models' GPU KiB |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    println!(
+        "| {map_size} | {upload_ms:.2} | {reset_ms:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.2} / {:.2} | {:.0} | {:.0} |",
+        none.mean_ms,
+        none.p95_ms,
+        models.mean_ms,
+        models.p95_ms,
+        markers.mean_ms,
+        markers.p95_ms,
+        models.feature_instances,
+        scene.features.gpu_bytes() as f64 / 1024.0,
+    );
 }
 
 /// Frames during a raise stroke across the middle of the map, seen from above it: each frame
@@ -240,6 +391,10 @@ fn main() {
     );
     let renderer = Renderer::new(&ctx);
     let target = RenderTarget::new(&ctx, 1920, 1080);
+    if a.features_only {
+        features_bench(&ctx, &renderer, &target, a.frames);
+        return;
+    }
     let bare = ViewOptions {
         grass_blades: false,
         ..ViewOptions::default()

@@ -4,6 +4,7 @@
 //! - [`bake`]: the export bake of the texture layers on the GPU (CPU twin: `ground_layers::bake`).
 //! - [`context`]: the device (the adapter's real limits, only the features we use).
 //! - [`camera`]: orbit / top-down camera, presets, frustum.
+//! - [`features`]: map features drawn as their models, instanced, standing on the live ground.
 //! - [`terrain`]: chunks, levels of detail, culling.
 //! - [`ground`]: the ground texture in mipmapped tiles.
 //! - [`grass`]: grass blades as BAR's grass widget grows them.
@@ -14,7 +15,8 @@
 //! - [`shared`]: what every pass shares (formats, the frame uniform, the bind group layouts,
 //!   texture helpers), below the passes: they depend on it, never on the renderer.
 //! - [`scene`]: one map on the GPU.
-//! - [`renderer`]: the pipelines (`shaders/terrain.wgsl`, `water.wgsl`, `markers.wgsl`).
+//! - [`renderer`]: the pipelines (`shaders/terrain.wgsl`, `water.wgsl`, `markers.wgsl`,
+//!   `features.wgsl`).
 //! - [`kernels`]: the tools' compute kernels (`shaders/brush_*.wgsl`) and the session's view
 //!   of a map's layers on the GPU ([`kernels::SceneLayers`]).
 //! - [`probe`]: the depth under the cursor, read back without waiting.
@@ -26,6 +28,7 @@
 pub mod bake;
 pub mod camera;
 pub mod context;
+pub mod features;
 pub mod grass;
 pub mod ground;
 pub mod ground_layers;
@@ -44,6 +47,7 @@ pub mod water;
 
 pub use camera::{Camera, CameraPreset};
 pub use context::{GpuContext, GpuError};
+pub use features::{FeatureInstance, FeatureModelData};
 pub use kernels::{BrushKernels, SceneLayers};
 pub use renderer::{FrameStats, Renderer};
 pub use scene::MapScene;

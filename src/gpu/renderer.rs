@@ -1,11 +1,12 @@
 //! The pipelines that draw a [`MapScene`] into a [`RenderTarget`]: terrain (chunked,
-//! displaced, lit, overlaid), the water plane and the markers. One per device, shared by
+//! displaced, lit, overlaid), the feature models, the water plane and the markers. One per device, shared by
 //! every scene and view; the window and `groundwork render` draw through the same code.
 
 use wgpu::util::DeviceExt;
 
 use super::GpuContext;
 use super::camera::Camera;
+use super::features;
 use super::grass::{BladeVertex, patch_vertices, visible_cells};
 use super::scene::{MapScene, MarkerInstance};
 use super::shared::{COLOR_FORMAT, DEPTH_FORMAT, FrameUniform, Layouts, shader};
@@ -22,6 +23,8 @@ pub struct FrameStats {
     pub triangles: u64,
     /// Grass cells the blades were drawn for (those without grass cost a vertex shader each).
     pub grass_patches: u32,
+    /// Features drawn as their model.
+    pub feature_instances: u32,
 }
 
 struct LodMesh {
@@ -39,6 +42,7 @@ pub struct Renderer {
     grass_patch_vertices: u32,
     water: wgpu::RenderPipeline,
     markers: wgpu::RenderPipeline,
+    features: wgpu::RenderPipeline,
     lods: Vec<LodMesh>,
 }
 
@@ -230,6 +234,40 @@ impl Renderer {
                 cache: None,
             });
 
+        let features_layout = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("features"),
+                bind_group_layouts: &[Some(&layouts.scene), Some(&layouts.feature_model)],
+                immediate_size: 0,
+            });
+        let features_shader = shader(ctx, "features", include_str!("../../shaders/features.wgsl"));
+        let [model_vertices, feature_instances] = features::vertex_layouts();
+        let features = ctx
+            .device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("features"),
+                layout: Some(&features_layout),
+                vertex: wgpu::VertexState {
+                    module: &features_shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(model_vertices), Some(feature_instances)],
+                },
+                // models are drawn from both sides (leaf cards, open meshes)
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(depth_state(true)),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &features_shader,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &targets_opaque,
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
+
         let lods = (0..LOD_LEVELS)
             .map(|lod| {
                 let g = lod_geometry(1 << lod);
@@ -260,6 +298,7 @@ impl Renderer {
             grass_patch_vertices: patch.len() as u32,
             water,
             markers,
+            features,
             lods,
         }
     }
@@ -344,8 +383,8 @@ impl Renderer {
     }
 
     /// Draws `scene` as `camera` sees it into `target`, and submits the work: the terrain's
-    /// mirror image for the water (when the water is on), the terrain and grass, a copy of that
-    /// for the water to refract, the water, the markers.
+    /// mirror image for the water (when the water is on), the terrain, the feature models and
+    /// the grass, a copy of that for the water to refract, the water, the markers.
     pub fn render(
         &self,
         ctx: &GpuContext,
@@ -382,6 +421,7 @@ impl Renderer {
             ctx.queue
                 .write_buffer(&scene.grass.uniform, 0, bytemuck::bytes_of(&u));
         }
+        let models_on = opts.features && scene.features.instance_count() > 0;
         let water_on = opts.water && !scene.water.look.void_water;
         let reflect = water_on && opts.water_reflection && opts.water_term.is_none();
         if water_on {
@@ -450,6 +490,11 @@ impl Renderer {
                 Some(sky),
             );
             self.draw_terrain(&mut pass, scene, &scene.bind_group, &sel);
+            if models_on {
+                pass.set_pipeline(&self.features);
+                pass.set_bind_group(0, &scene.bind_group, &[]);
+                scene.features.draw(&mut pass);
+            }
             if grass_patches > 0 {
                 pass.set_pipeline(&self.grass);
                 pass.set_bind_group(0, &scene.bind_group, &[]);
@@ -517,11 +562,17 @@ impl Renderer {
                 pass.set_bind_group(1, group, &[]);
                 pass.draw(0..6, 0..1);
             }
-            if opts.markers && scene.marker_count > 0 {
+            // the markers of features drawn as models come first: left out with the models
+            let first_marker = if opts.features {
+                scene.modelled_markers
+            } else {
+                0
+            };
+            if opts.markers && scene.marker_count > first_marker {
                 pass.set_pipeline(&self.markers);
                 pass.set_bind_group(0, &scene.bind_group, &[]);
                 pass.set_vertex_buffer(0, scene.markers.slice(..));
-                pass.draw(0..4, 0..scene.marker_count);
+                pass.draw(0..4, first_marker..scene.marker_count);
             }
         }
         ctx.queue.submit([enc.finish()]);
@@ -530,6 +581,11 @@ impl Renderer {
             draws: sel.draws.len(),
             triangles: sel.triangles,
             grass_patches,
+            feature_instances: if models_on {
+                scene.features.instance_count()
+            } else {
+                0
+            },
         }
     }
 

@@ -1,11 +1,15 @@
 //! One map on the GPU: the layers the tools edit (heights, metal, grass, type, each an R32Float
 //! texture, written and read back by rectangle), the tiled ground texture, the chunk grid,
-//! markers, and the look taken from the map's settings. Built off the UI thread (wgpu devices
+//! the feature models and markers, and the look taken from the map's settings. Built off the UI thread (wgpu devices
 //! are shared across threads).
+
+use std::collections::HashMap;
 
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
+use super::camera::Camera;
+use super::features::{FeatureModelData, SceneFeatures};
 use super::grass::{SceneGrass, legacy_grass};
 use super::ground::GroundTiles;
 use super::ground_layers::GroundLayers;
@@ -101,6 +105,11 @@ pub struct MapScene {
     pub(super) instances: wgpu::Buffer,
     pub(super) markers: wgpu::Buffer,
     pub(super) marker_count: u32,
+    /// The markers of features that have a model come first, this many: drawn only when the
+    /// view leaves the models out.
+    pub(super) modelled_markers: u32,
+    /// The feature models and their instances (`gpu::features`).
+    pub features: SceneFeatures,
     /// The grass blades' configuration and textures.
     pub grass: SceneGrass,
     /// Grass cells along x and z.
@@ -304,6 +313,7 @@ impl MapScene {
             })
             .sum();
         let grass = SceneGrass::new(ctx, &layouts.grass, map);
+        let features = SceneFeatures::new(ctx, layouts);
         let gpu_bytes_fixed = layer_bytes + 4096 + instances.size() + frame.size();
         let (gw, gh) = map.grass.dims();
         let mut scene = MapScene {
@@ -332,6 +342,8 @@ impl MapScene {
                 mapped_at_creation: false,
             }),
             marker_count: 0,
+            modelled_markers: 0,
+            features,
             grass,
             grass_cells: (gw as u32, gh as u32),
             grass_revision: None,
@@ -357,6 +369,7 @@ impl MapScene {
             + self.markers.size()
             + self.grass.gpu_bytes()
             + self.water.gpu_bytes()
+            + self.features.gpu_bytes()
     }
 
     /// Chunks along each side of a ground tile.
@@ -431,22 +444,28 @@ impl MapScene {
         );
     }
 
-    /// Rebuilds the start and feature markers.
+    /// Rebuilds the start and feature markers, and the feature models' instances
+    /// ([`MapScene::set_feature_instances`]). A feature whose model the scene holds gets a
+    /// marker too, drawn only when the view leaves the models out.
     pub fn set_markers(&mut self, ctx: &GpuContext, map: &Map) {
+        self.set_feature_instances(ctx, map);
         let ground = |x: f32, z: f32| map.height_at(x, z);
-        let mut m: Vec<MarkerInstance> = map
+        let feature = |f: &crate::map::Feature| MarkerInstance {
+            pos_size: [
+                f.x_elmos,
+                ground(f.x_elmos, f.z_elmos) + 8.0,
+                f.z_elmos,
+                3.5,
+            ],
+            colour: [0.1, 0.35, 0.1, 1.0],
+        };
+        let (modelled, bare): (Vec<_>, Vec<_>) = map
             .features
             .iter()
-            .map(|f| MarkerInstance {
-                pos_size: [
-                    f.x_elmos,
-                    ground(f.x_elmos, f.z_elmos) + 8.0,
-                    f.z_elmos,
-                    3.5,
-                ],
-                colour: [0.1, 0.35, 0.1, 1.0],
-            })
-            .collect();
+            .partition(|f| self.features.has_model(&f.name));
+        self.modelled_markers = modelled.len() as u32;
+        let mut m: Vec<MarkerInstance> = modelled.into_iter().map(feature).collect();
+        m.extend(bare.into_iter().map(feature));
         m.extend(map.teams.iter().enumerate().map(|(i, t)| {
             let c = crate::map::team_colour(i);
             MarkerInstance {
@@ -469,6 +488,62 @@ impl MapScene {
                     usage: wgpu::BufferUsages::VERTEX,
                 });
         }
+    }
+
+    /// Puts feature models on the GPU, by feature name, each once: a name the scene holds
+    /// already keeps its mesh, so handing the same set again uploads nothing. Returns one line
+    /// per model that cannot be drawn (its features stay markers). Call
+    /// [`MapScene::set_markers`] afterwards: the features of the new models leave the markers
+    /// and become instances.
+    pub fn set_feature_models(
+        &mut self,
+        ctx: &GpuContext,
+        models: HashMap<String, FeatureModelData>,
+    ) -> Vec<String> {
+        self.features.add_models(ctx, models)
+    }
+
+    /// Whether features called `name` are drawn as a model.
+    pub fn has_feature_model(&self, name: &str) -> bool {
+        self.features.has_model(name)
+    }
+
+    /// Rebuilds the feature models' instances from `map`'s features (those with a model);
+    /// the meshes stay. [`MapScene::set_markers`] calls it.
+    pub fn set_feature_instances(&mut self, ctx: &GpuContext, map: &Map) {
+        let instances = self.features.instances_of_map(map);
+        self.features.set_instances(ctx, &instances);
+    }
+
+    /// Where each feature without a model is drawn as a marker in a `width_px` x `height_px`
+    /// view from `camera`: its index in `map.features` and its marker's centre in pixels from
+    /// the top left, for those in front of the eye and inside the view (for a label).
+    pub fn unmodelled_feature_points(
+        &self,
+        map: &Map,
+        camera: &Camera,
+        (width_px, height_px): (u32, u32),
+    ) -> Vec<(usize, [f32; 2])> {
+        let (w, h) = (width_px as f32, height_px.max(1) as f32);
+        let view_proj = camera.view_proj(w / h);
+        map.features
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !self.features.has_model(&f.name))
+            .filter_map(|(i, f)| {
+                let p = glam::Vec3::new(
+                    f.x_elmos,
+                    map.height_at(f.x_elmos, f.z_elmos) + 8.0,
+                    f.z_elmos,
+                );
+                let c = view_proj * p.extend(1.0);
+                if c.w <= 0.0 {
+                    return None;
+                }
+                let at = [(c.x / c.w + 1.0) * 0.5 * w, (1.0 - c.y / c.w) * 0.5 * h];
+                ((0.0..=w).contains(&at[0]) && (0.0..=h).contains(&at[1])).then_some((i, at))
+            })
+            .collect()
     }
 
     /// The texture holding a layer.

@@ -40,7 +40,7 @@ pub struct FrameUniform {
 
 /// The bind group layouts of the scene (`@group(0)`: frame, layers, palette, sampler, the
 /// pathing overlay), of a
-/// ground tile, of the grass and of the water, and the sampler they share.
+/// ground tile, of the grass, of the water and of a feature model, and the samplers they share.
 pub struct Layouts {
     pub scene: wgpu::BindGroupLayout,
     pub tile: wgpu::BindGroupLayout,
@@ -49,6 +49,8 @@ pub struct Layouts {
     /// The texture layers the terrain pass draws (`@group(2)`: weights, materials, detail
     /// normals as 2D arrays, the look, a repeating sampler).
     pub ground_layers: wgpu::BindGroupLayout,
+    /// A feature model's texture and sampler (`@group(1)` of `shaders/features.wgsl`).
+    pub feature_model: wgpu::BindGroupLayout,
     pub sampler: wgpu::Sampler,
     /// Linear, repeating, mipmapped: tiled materials.
     pub repeat_sampler: wgpu::Sampler,
@@ -167,6 +169,20 @@ impl Layouts {
                     },
                 ],
             });
+        let feature_model = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("feature model"),
+                entries: &[
+                    texture_entry(0, fs, filterable),
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 1,
+                        visibility: fs,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        count: None,
+                    },
+                ],
+            });
         let repeat_sampler = ctx.device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("repeating"),
             address_mode_u: wgpu::AddressMode::Repeat,
@@ -183,6 +199,7 @@ impl Layouts {
             grass,
             water,
             ground_layers,
+            feature_model,
             sampler,
             repeat_sampler,
         }

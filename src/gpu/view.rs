@@ -18,6 +18,9 @@ pub struct ViewOptions {
     pub contour_interval_elmos: f32,
     pub water: bool,
     pub markers: bool,
+    /// Features whose model the scene holds drawn as the model (off: as markers, like those
+    /// without one).
+    pub features: bool,
     /// Grass blades as BAR grows them (near the eye: they fade out with distance).
     pub grass_blades: bool,
     /// The terrain mirrored in the water (one more terrain pass at half size).
@@ -46,6 +49,7 @@ impl Default for ViewOptions {
             contour_interval_elmos: 25.0,
             water: true,
             markers: true,
+            features: true,
             grass_blades: true,
             water_reflection: true,
             water_term: None,
@@ -62,6 +66,7 @@ impl ViewOptions {
         ViewOptions {
             water_term: Some(term),
             markers: false,
+            features: false,
             grass_blades: false,
             ..ViewOptions::default()
         }
