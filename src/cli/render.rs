@@ -124,7 +124,34 @@ pub fn run(args: RenderArgs) -> Result<(), String> {
     };
     let ctx = GpuContext::headless().map_err(|e| e.to_string())?;
     eprintln!("rendering on {}", ctx.describe());
+    // the features' models: the map's own definitions, else the installed game's
+    let own = crate::formats::features::defined_features(&map.bundled_files);
+    let game = crate::install::installed_game_features().as_ref();
+    let mut names: Vec<&str> = map.features.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let models: std::collections::HashMap<String, crate::gpu::FeatureModelData> = names
+        .into_iter()
+        .filter_map(|n| {
+            let m = crate::formats::feature_models::find_model(&own, game, &map.bundled_files, n)
+                .ok()?;
+            Some((
+                n.to_ascii_lowercase(),
+                crate::gpu::FeatureModelData {
+                    positions: m.mesh.positions,
+                    normals: m.mesh.normals,
+                    uvs: m.mesh.uvs,
+                    indices: m.mesh.indices,
+                    texture_rgba: m.texture_rgba,
+                },
+            ))
+        })
+        .collect();
     let rgba = snapshot::render_map_rgba_with(&ctx, &map, preset, (w, h), &opts, |scene| {
+        for problem in scene.set_feature_models(&ctx, models) {
+            eprintln!("warning: {problem}");
+        }
+        scene.set_markers(&ctx, &map);
         scene.pathing.set_choice(&ctx, &map, choice);
         if flood.is_some() {
             scene.pathing.set_flood(&ctx, flood.as_deref());

@@ -4,7 +4,7 @@
 //! to RGBA. Names are matched case-blind, as the engine's file system does.
 
 use super::FormatError;
-use super::features::{FeatureDef, GameFileIndex};
+use super::features::{FeatureDef, FeatureDefs, GameFileIndex};
 use super::image_file::decode_rgba;
 use super::s3o::{ModelMesh, read_s3o};
 use crate::map::BundledFile;
@@ -126,6 +126,27 @@ pub fn load_feature_model(
         model_path: path,
         from_game,
     })
+}
+
+/// The model of `name`: its definition among the map's (`own`), else the game's; its files
+/// among the map's, else the game's.
+pub fn find_model(
+    own: &FeatureDefs,
+    game: Option<&(FeatureDefs, GameFileIndex)>,
+    map_files: &[BundledFile],
+    name: &str,
+) -> Result<LoadedModel, String> {
+    match own
+        .get(name)
+        .or_else(|| game.and_then(|(d, _)| d.get(name)))
+    {
+        None => Err(format!(
+            "no definition of {name} (the map's features/ or the game's)"
+        )),
+        Some(def) => {
+            load_feature_model(def, map_files, game.map(|(_, i)| i)).map_err(|e| e.to_string())
+        }
+    }
 }
 
 #[cfg(test)]

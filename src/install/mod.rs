@@ -397,6 +397,29 @@ fn verify_archive(path: &Path, map: &Map, report: &CompileReport) -> Result<(), 
     Ok(())
 }
 
+/// BAR's feature definitions and files, when BAR is installed here, read once (the palette
+/// and the view's models share them).
+pub fn installed_game_features() -> &'static Option<(
+    crate::formats::features::FeatureDefs,
+    crate::formats::features::GameFileIndex,
+)> {
+    static GAME: std::sync::OnceLock<
+        Option<(
+            crate::formats::features::FeatureDefs,
+            crate::formats::features::GameFileIndex,
+        )>,
+    > = std::sync::OnceLock::new();
+    GAME.get_or_init(|| {
+        let folders = maps_folders(&HomeEnv::current());
+        let bar = folders
+            .iter()
+            .find(|f| f.found && f.game == Game::BeyondAllReason)?;
+        let defs = crate::formats::features::game_features(bar.data_dir())?;
+        let index = crate::formats::features::GameFileIndex::open(bar.data_dir())?;
+        Some((defs, index))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,25 +4,14 @@
 //! egui from the model's triangles, far ones first).
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use crate::formats::feature_models::{LoadedModel, load_feature_model};
-use crate::formats::features::{FeatureDefs, GameFileIndex, defined_features, game_features};
+use crate::formats::feature_models::{LoadedModel, find_model};
+use crate::formats::features::{FeatureDefs, GameFileIndex, defined_features};
 use crate::map::Map;
 
-/// The installed game's definitions and files, read once: `None` when BAR is not installed.
 fn game() -> &'static Option<(FeatureDefs, GameFileIndex)> {
-    static GAME: OnceLock<Option<(FeatureDefs, GameFileIndex)>> = OnceLock::new();
-    GAME.get_or_init(|| {
-        let env = crate::install::HomeEnv::current();
-        let folders = crate::install::maps_folders(&env);
-        let bar = folders
-            .iter()
-            .find(|f| f.found && f.game == crate::install::Game::BeyondAllReason)?;
-        let defs = game_features(bar.data_dir())?;
-        let index = GameFileIndex::open(bar.data_dir())?;
-        Some((defs, index))
-    })
+    crate::install::installed_game_features()
 }
 
 /// A model found for a name, or why not.
@@ -35,6 +24,14 @@ pub struct ModelCache {
     own: Option<((String, usize), FeatureDefs)>,
     models: HashMap<String, Found>,
     thumbs: HashMap<String, egui::TextureHandle>,
+}
+
+impl std::fmt::Debug for ModelCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelCache")
+            .field("models", &self.models.len())
+            .finish()
+    }
 }
 
 impl ModelCache {
@@ -56,13 +53,7 @@ impl ModelCache {
             return f.clone();
         }
         let own = &self.own.as_ref().expect("followed above").1;
-        let game = game().as_ref();
-        let found = match own.get(name).or_else(|| game.and_then(|(d, _)| d.get(name))) {
-            None => Err(format!("no definition of {name} (the map's features/ or the game's)")),
-            Some(def) => load_feature_model(def, &map.bundled_files, game.map(|(_, i)| i))
-                .map(Arc::new)
-                .map_err(|e| e.to_string()),
-        };
+        let found = find_model(own, game().as_ref(), &map.bundled_files, name).map(Arc::new);
         self.models.insert(key, found.clone());
         found
     }
@@ -89,10 +80,14 @@ impl ModelCache {
             .entry(key)
             .or_insert_with(|| {
                 let image = match &model.texture_rgba {
-                    Some((w, h, rgba)) => egui::ColorImage::from_rgba_unmultiplied(
-                        [*w as usize, *h as usize],
-                        rgba,
-                    ),
+                    // texture 1's alpha is the team colour mask, not transparency
+                    Some((w, h, rgba)) => {
+                        let rgb: Vec<u8> = rgba
+                            .chunks_exact(4)
+                            .flat_map(|p| [p[0], p[1], p[2]])
+                            .collect();
+                        egui::ColorImage::from_rgb([*w as usize, *h as usize], &rgb)
+                    }
                     None => egui::ColorImage::new([1, 1], vec![egui::Color32::from_gray(170)]),
                 };
                 ui.ctx()
@@ -100,7 +95,11 @@ impl ModelCache {
             })
             .clone();
         let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
-        ui.painter().add(egui::Shape::mesh(model_mesh(&model, rect, texture.id())));
+        // a sky behind it, so dark foliage reads on the dark panel
+        ui.painter()
+            .rect_filled(rect, 3.0, egui::Color32::from_rgb(132, 160, 178));
+        ui.painter()
+            .add(egui::Shape::mesh(model_mesh(&model, rect, texture.id())));
         true
     }
 }
@@ -189,7 +188,11 @@ mod tests {
         let mesh = model_mesh(&model, rect, egui::TextureId::default());
         assert_eq!(mesh.vertices.len(), model.mesh.positions.len());
         assert_eq!(mesh.indices.len(), model.mesh.indices.len());
-        assert!(mesh.vertices.iter().all(|v| rect.expand(0.5).contains(v.pos)));
+        assert!(
+            mesh.vertices
+                .iter()
+                .all(|v| rect.expand(0.5).contains(v.pos))
+        );
         // the model fills most of the square one way
         let xs = mesh.vertices.iter().map(|v| v.pos.x);
         let ys = mesh.vertices.iter().map(|v| v.pos.y);

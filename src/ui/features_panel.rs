@@ -6,8 +6,12 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
 
+use super::feature_models::ModelCache;
 use crate::edit::features::{Scatter, ScatterFilters};
 use crate::map::Map;
+
+/// A palette row's model picture, in points.
+const THUMB_POINTS: f32 = 28.0;
 
 /// A feature tool: what the left button does to features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,14 +221,14 @@ impl FeatureSettings {
     }
 
     /// The settings of the chosen feature tool.
-    pub fn ui(&mut self, ui: &mut egui::Ui, map: &Map) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, map: &Map, models: &mut ModelCache) {
         let Some(tool) = self.tool else { return };
         self.refresh_palette(map);
         self.follow(map);
         ui.weak(tool.help());
         match tool {
             FeatureTool::Place => {
-                self.palette_ui(ui, false);
+                self.palette_ui(ui, false, map, models);
                 egui::Grid::new("place").num_columns(2).show(ui, |ui| {
                     let l = ui.label("Rotation").id;
                     ui.add(egui::Slider::new(&mut self.rotation_deg, 0.0..=359.0).suffix("°"))
@@ -233,7 +237,7 @@ impl FeatureSettings {
                 });
             }
             FeatureTool::Scatter => {
-                self.palette_ui(ui, true);
+                self.palette_ui(ui, true, map, models);
                 self.scatter_ui(ui, map);
             }
             FeatureTool::Erase => {
@@ -266,31 +270,53 @@ impl FeatureSettings {
         }
     }
 
-    fn palette_ui(&mut self, ui: &mut egui::Ui, weighted: bool) {
+    fn palette_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        weighted: bool,
+        map: &Map,
+        models: &mut ModelCache,
+    ) {
         ui.horizontal(|ui| {
             let l = ui.label("Find").id;
             ui.text_edit_singleline(&mut self.search).labelled_by(l);
         });
         let want = self.search.to_ascii_lowercase();
         let palette = self.palette.clone();
+        let shown: Vec<&(String, Source)> = palette
+            .iter()
+            .filter(|(n, _)| want.is_empty() || n.to_ascii_lowercase().contains(&want))
+            .collect();
+        // each row shows its model; the models of the rows in view are found as they scroll in
         egui::ScrollArea::vertical()
             .id_salt("palette")
-            .max_height(160.0)
-            .show(ui, |ui| {
-                for (name, source) in palette
-                    .iter()
-                    .filter(|(n, _)| want.is_empty() || n.to_ascii_lowercase().contains(&want))
-                    .take(400)
-                {
+            .max_height(200.0)
+            .show_rows(ui, THUMB_POINTS + 4.0, shown.len(), |ui, rows| {
+                for (name, source) in &shown[rows] {
                     let chosen = if weighted {
                         self.scatter_names.iter().any(|(n, _)| n == name)
                     } else {
                         &self.place_name == name
                     };
-                    let r = ui
-                        .selectable_label(chosen, name.as_str())
-                        .on_hover_text(source.label());
-                    if r.clicked() {
+                    let clicked = ui
+                        .horizontal(|ui| {
+                            if !models.thumbnail(ui, map, name, THUMB_POINTS) {
+                                let (r, _) = ui.allocate_exact_size(
+                                    egui::vec2(THUMB_POINTS, THUMB_POINTS),
+                                    egui::Sense::hover(),
+                                );
+                                ui.painter().circle_filled(
+                                    r.center(),
+                                    THUMB_POINTS * 0.2,
+                                    egui::Color32::from_rgb(26, 90, 26),
+                                );
+                            }
+                            ui.selectable_label(chosen, name.as_str())
+                                .on_hover_text(source.label())
+                                .clicked()
+                        })
+                        .inner;
+                    if clicked {
                         if weighted {
                             if chosen {
                                 self.scatter_names.retain(|(n, _)| n != name);
@@ -304,7 +330,21 @@ impl FeatureSettings {
                 }
             });
         if !weighted {
-            ui.label(format!("Places: {}", self.place_name));
+            ui.horizontal(|ui| {
+                models.thumbnail(ui, map, &self.place_name.clone(), 64.0);
+                ui.vertical(|ui| {
+                    ui.label(format!("Places: {}", self.place_name));
+                    match models.model(map, &self.place_name) {
+                        Ok(m) => ui.weak(format!(
+                            "{}, {} triangles, {:.0} elmos tall",
+                            m.model_path,
+                            m.mesh.indices.len() / 3,
+                            m.height_elmos
+                        )),
+                        Err(e) => ui.weak(format!("drawn as a marker: {e}")),
+                    };
+                });
+            });
         }
     }
 

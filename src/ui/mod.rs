@@ -48,6 +48,9 @@ pub struct EditorOptions {
     pub config_dir: Option<PathBuf>,
     /// File dialogs use the in-app browser even where the system's could open (tests).
     pub in_app_file_dialogs: bool,
+    /// The tool chosen at the start (`--tool raise`, `--tool "Place feature"`), as the Tools
+    /// panel names it; for screenshots of a tool's settings.
+    pub tool: Option<String>,
 }
 
 impl EditorOptions {
@@ -65,11 +68,13 @@ impl EditorOptions {
         while i < args.len() {
             let a = &args[i];
             match a.as_str() {
-                "--screenshot" | "--frames" => {
+                "--screenshot" | "--frames" | "--tool" => {
                     let Some(v) = args.get(i + 1) else {
                         return Some(Err(format!("{a} needs a value")));
                     };
-                    if a == "--screenshot" {
+                    if a == "--tool" {
+                        o.tool = Some(v.clone());
+                    } else if a == "--screenshot" {
                         shot = Some(PathBuf::from(v));
                     } else {
                         match v.parse::<u32>() {

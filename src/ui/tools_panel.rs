@@ -35,6 +35,8 @@ pub struct ToolsPanel {
     pub features: super::features_panel::FeatureSettings,
     /// The document, for the feature tools' palette and layers; the app sets it each frame.
     pub map: Option<std::sync::Arc<crate::map::Map>>,
+    /// The features' models, for the palette's pictures and the view.
+    pub models: super::feature_models::ModelCache,
 }
 
 impl Default for ToolsPanel {
@@ -47,6 +49,7 @@ impl Default for ToolsPanel {
             image_error: None,
             features: Default::default(),
             map: None,
+            models: Default::default(),
         }
     }
 }
@@ -198,7 +201,7 @@ impl ToolsPanel {
         }
         if self.features.tool.is_some() {
             match self.map.clone() {
-                Some(map) => self.features.ui(ui, &map),
+                Some(map) => self.features.ui(ui, &map, &mut self.models),
                 None => {
                     ui.weak("Open a map to place features.");
                 }

@@ -27,6 +27,7 @@ use super::recent::RecentFiles;
 use super::status_bar::{JobStatus, StatusBar};
 use super::tools_panel::ToolsPanel;
 use super::viewport::{ViewGpu, Viewport};
+use crate::gpu::FeatureModelData;
 
 /// The GPU the window gave us.
 pub struct GpuState {
@@ -90,6 +91,9 @@ pub struct EditorApp {
     right_tab: RightTab,
     /// The pathing overlay, the flooded start and the fairness table, in the third tab.
     pathing: super::pathing_panel::PathingPanel,
+    /// When the view last took up the features' models: the revision, the feature count and
+    /// the models the scene held.
+    feature_models_key: Option<(u64, usize, usize)>,
     /// Start positions and start boxes, under the map properties.
     starts: super::starts_panel::StartsPanel,
     /// File > New.
@@ -191,6 +195,7 @@ impl EditorApp {
             layers: LayersPanel::default(),
             right_tab: RightTab::default(),
             pathing: Default::default(),
+            feature_models_key: None,
             starts: Default::default(),
             new_map: Default::default(),
             resize: Default::default(),
@@ -237,6 +242,9 @@ impl EditorApp {
         if options.in_app_file_dialogs {
             app.tools.use_in_app_dialogs();
             app.new_map.use_in_app_dialogs();
+        }
+        if let Some(tool) = &options.tool {
+            app.tools.select(tool);
         }
         app.recovery = app.autosave.recovery();
         match options.open {
@@ -945,6 +953,30 @@ impl eframe::App for EditorApp {
                         kernels: gpu.kernels.as_ref(),
                         egui_renderer: &gpu.egui_renderer,
                     };
+                    let key = (
+                        doc.session.revision(),
+                        doc.map().features.len(),
+                        scene.features.model_count(),
+                    );
+                    if self.feature_models_key != Some(key) {
+                        // each name's model is found once; the scene uploads the new ones
+                        let models: std::collections::HashMap<String, FeatureModelData> = self
+                            .tools
+                            .models
+                            .models_of(doc.map())
+                            .into_iter()
+                            .filter(|(n, _)| !scene.has_feature_model(n))
+                            .filter_map(|(n, f)| f.ok().map(|m| (n, model_data(&m))))
+                            .collect();
+                        if !models.is_empty() {
+                            for problem in scene.set_feature_models(&gpu.ctx, models) {
+                                self.log.warn(problem);
+                            }
+                            scene.set_markers(&gpu.ctx, doc.map());
+                        }
+                        self.feature_models_key =
+                            Some((key.0, key.1, scene.features.model_count()));
+                    }
                     scene.follow_document(&gpu.ctx, doc.map(), doc.session.revision());
                     let layers = &doc.map().texture_layers;
                     let visibility = self.layers.visibility(layers);
@@ -1025,5 +1057,16 @@ impl eframe::App for EditorApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
         }
+    }
+}
+
+/// A loaded model as the view's feature pass takes it.
+fn model_data(m: &crate::formats::feature_models::LoadedModel) -> FeatureModelData {
+    FeatureModelData {
+        positions: m.mesh.positions.clone(),
+        normals: m.mesh.normals.clone(),
+        uvs: m.mesh.uvs.clone(),
+        indices: m.mesh.indices.clone(),
+        texture_rgba: m.texture_rgba.clone(),
     }
 }
