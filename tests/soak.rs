@@ -152,7 +152,11 @@ fn ten_thousand_random_steps_with_undo_and_redo_match_a_cpu_replay() {
                         done.push(s);
                     }
                 }
-                Step::Start { .. } | Step::StartRemove { .. } => {
+                Step::Start { .. }
+                | Step::StartRemove { .. }
+                | Step::Feature { .. }
+                | Step::FeatureScatter { .. }
+                | Step::FeatureErase { .. } => {
                     unreachable!("the soak's ops files hold strokes, undo and redo only")
                 }
             }

@@ -382,6 +382,7 @@ impl Viewport {
         self.paint_spot_labels(ui, scr, map);
         self.features
             .paint(ui, rect, map, &tools.features, &|p| self.to_screen(scr, p));
+        self.paint_feature_labels(ui, scr, map, scene);
         if let Some(sun) = sun_gizmo(ui, rect, map.settings.lighting.sun_dir_or_default()) {
             let s = &mut doc.session.map_mut().settings;
             s.lighting.sun_dir = Some([sun[0], sun[1], sun[2], 1.0]);
@@ -906,6 +907,33 @@ impl Viewport {
                     colour,
                 );
             }
+        }
+    }
+
+    /// Names beside the features drawn as markers (no model found): all of them when few are
+    /// in view, else those near the pointer.
+    fn paint_feature_labels(&self, ui: &egui::Ui, scr: Screen, map: &Map, scene: &MapScene) {
+        if !self.view.markers || map.features.is_empty() {
+            return;
+        }
+        let ppp = ui.ctx().pixels_per_point();
+        let points =
+            scene.unmodelled_feature_points(map, &self.camera, (self.size_px[0], self.size_px[1]));
+        let pointer = ui.input(|i| i.pointer.hover_pos());
+        let few = points.len() <= 120;
+        let painter = ui.painter().with_clip_rect(scr.rect);
+        for (i, at) in points {
+            let s = scr.rect.left_top() + egui::vec2(at[0], at[1]) / ppp;
+            if !few && pointer.is_none_or(|p| p.distance(s) > 40.0) {
+                continue;
+            }
+            painter.text(
+                s + egui::vec2(7.0, -7.0),
+                egui::Align2::LEFT_BOTTOM,
+                &map.features[i].name,
+                egui::FontId::proportional(12.0),
+                egui::Color32::from_rgb(200, 235, 190),
+            );
         }
     }
 
