@@ -910,8 +910,8 @@ impl Viewport {
         }
     }
 
-    /// Names beside the features drawn as markers (no model found): all of them when few are
-    /// in view, else those near the pointer.
+    /// Names beside the features drawn as markers (no model found): all of them when a dozen
+    /// or fewer are in view, else those near the pointer.
     fn paint_feature_labels(&self, ui: &egui::Ui, scr: Screen, map: &Map, scene: &MapScene) {
         if !self.view.markers || map.features.is_empty() {
             return;
@@ -920,7 +920,7 @@ impl Viewport {
         let points =
             scene.unmodelled_feature_points(map, &self.camera, (self.size_px[0], self.size_px[1]));
         let pointer = ui.input(|i| i.pointer.hover_pos());
-        let few = points.len() <= 120;
+        let few = points.len() <= 12;
         let painter = ui.painter().with_clip_rect(scr.rect);
         for (i, at) in points {
             let s = scr.rect.left_top() + egui::vec2(at[0], at[1]) / ppp;
