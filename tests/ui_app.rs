@@ -991,4 +991,38 @@ fn a_start_dragged_and_features_scattered_with_symmetry_undo_step_by_step() {
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     step3(&mut harness);
     assert_eq!(map(&harness).teams, before.teams, "then the start");
+    // the view's context menu adds a start where it was opened, as one undo step
+    let at = egui::pos2(620.0, 300.0);
+    harness.event(egui::Event::PointerMoved(at));
+    harness.step();
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.step();
+    }
+    step3(&mut harness);
+    harness.get_by_label("Add a start here").click();
+    step3(&mut harness);
+    let added = map(&harness);
+    assert_eq!(
+        added.teams.len(),
+        before.teams.len() + 1,
+        "a start was added"
+    );
+    let ground = harness
+        .state()
+        .ground_under(at)
+        .expect("ground under the click");
+    let t = added.teams.last().unwrap();
+    assert!(
+        (t.start_x_elmos - ground.x).abs() < 40.0 && (t.start_z_elmos - ground.z).abs() < 40.0,
+        "{t:?} vs {ground:?}"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step3(&mut harness);
+    assert_eq!(map(&harness).teams, before.teams, "undo removes it");
 }

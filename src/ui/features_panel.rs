@@ -241,16 +241,9 @@ impl FeatureSettings {
                 self.scatter_ui(ui, map);
             }
             FeatureTool::Erase => {
-                egui::Grid::new("erase").num_columns(2).show(ui, |ui| {
-                    let l = ui.label("Radius").id;
-                    ui.add(
-                        egui::DragValue::new(&mut self.radius_elmos)
-                            .range(crate::edit::Brush::RADIUS_RANGE_ELMOS)
-                            .suffix(" elmos"),
-                    )
-                    .labelled_by(l);
-                    ui.end_row();
-                });
+                egui::Grid::new("erase")
+                    .num_columns(2)
+                    .show(ui, |ui| radius_row(ui, &mut self.radius_elmos));
             }
             FeatureTool::Select => {
                 ui.label(format!(
@@ -374,14 +367,7 @@ impl FeatureSettings {
             self.scatter_names.remove(i);
         }
         egui::Grid::new("scatter").num_columns(2).show(ui, |ui| {
-            let l = ui.label("Radius").id;
-            ui.add(
-                egui::DragValue::new(&mut self.radius_elmos)
-                    .range(crate::edit::Brush::RADIUS_RANGE_ELMOS)
-                    .suffix(" elmos"),
-            )
-            .labelled_by(l);
-            ui.end_row();
+            radius_row(ui, &mut self.radius_elmos);
             let l = ui.label("Density").id;
             ui.add(
                 egui::DragValue::new(&mut self.density_per_mega_elmo2)
@@ -463,6 +449,19 @@ impl FeatureSettings {
             self.layer = None;
         }
     }
+}
+
+/// The brush radius as a row of a two-column grid.
+fn radius_row(ui: &mut egui::Ui, radius_elmos: &mut f32) {
+    let l = ui.label("Radius").id;
+    ui.add(
+        egui::DragValue::new(radius_elmos)
+            .range(crate::edit::Brush::RADIUS_RANGE_ELMOS)
+            .suffix(" elmos"),
+    )
+    .labelled_by(l)
+    .on_hover_text("[ and ] change it");
+    ui.end_row();
 }
 
 #[cfg(test)]

@@ -101,6 +101,13 @@ impl ToolsPanel {
     pub fn step_radius(&mut self, up: bool) {
         if let Some(s) = self.current_settings_mut() {
             s.brush.step_radius(up);
+        } else if self.features.brush_radius().is_some() {
+            let mut b = crate::edit::Brush {
+                radius_elmos: self.features.radius_elmos,
+                ..Default::default()
+            };
+            b.step_radius(up);
+            self.features.radius_elmos = b.radius_elmos;
         }
     }
 

@@ -79,6 +79,8 @@ pub struct Viewport {
     pub boxes_shown: Option<usize>,
     /// The feature tools' drags.
     pub features: super::feature_view::FeatureView,
+    /// Where the view's context menu was opened: the ground point and the start under it.
+    context_at: Option<([f32; 2], Option<usize>)>,
 }
 
 impl Default for Viewport {
@@ -104,6 +106,7 @@ impl Default for Viewport {
             start_drag: None,
             boxes_shown: None,
             features: Default::default(),
+            context_at: None,
         }
     }
 }
@@ -308,6 +311,7 @@ impl Viewport {
         };
 
         let report = self.handle_tool(ui, &response, doc, scene, gpu, tools, log);
+        self.context_menu(&response, doc, tools, log);
 
         // draw
         let mut view = self.view;
@@ -698,6 +702,77 @@ impl Viewport {
                 }
             }
         }
+    }
+
+    /// The view's context menu (a right click without a drag): add a start at the ground
+    /// point, remove the start clicked on, or place the Place tool's feature there.
+    fn context_menu(
+        &mut self,
+        response: &egui::Response,
+        doc: &mut Document,
+        tools: &ToolsPanel,
+        log: &mut LogPanel,
+    ) {
+        if response.secondary_clicked() {
+            let start = response
+                .interact_pointer_pos()
+                .and_then(|p| self.start_near(doc.map(), p));
+            self.context_at = self.hover.map(|p| ([p.x, p.z], start));
+        }
+        let Some((at, start)) = self.context_at else {
+            return;
+        };
+        response.context_menu(|ui| {
+            if ui.button("Add a start here").clicked() {
+                let r = doc.session.edit(
+                    "add a start",
+                    |m| {
+                        crate::edit::starts::add_team(m, at);
+                    },
+                    None,
+                );
+                match r {
+                    Ok(()) => log.info(format!(
+                        "added start {} at ({:.0}, {:.0}) (Ctrl+Z undoes)",
+                        doc.map().teams.len(),
+                        at[0],
+                        at[1]
+                    )),
+                    Err(e) => log.error(format!("adding a start: {e}")),
+                }
+                ui.close();
+            }
+            if let Some(team) = start
+                && ui.button(format!("Remove start {}", team + 1)).clicked()
+            {
+                let mut result = Ok(());
+                let r = doc.session.edit(
+                    &format!("remove start {}", team + 1),
+                    |m| result = crate::edit::starts::remove_team(m, team),
+                    None,
+                );
+                match r.and(result) {
+                    Ok(()) => log.info(format!("removed start {} (Ctrl+Z undoes)", team + 1)),
+                    Err(e) => log.error(format!("removing the start: {e}")),
+                }
+                ui.close();
+            }
+            let name = tools.features.place_name.clone();
+            if ui.button(format!("Place {name} here")).clicked() {
+                let rot = tools.features.rotation_deg;
+                let mut placed = Ok(0);
+                let r = doc.session.edit(
+                    &format!("place {name}"),
+                    |m| placed = crate::edit::features::place(m, &name, at, rot),
+                    None,
+                );
+                match r.and(placed) {
+                    Ok(n) => log.info(format!("placed {n} × {name} (Ctrl+Z undoes)")),
+                    Err(e) => log.warn(format!("placing {name}: {e}")),
+                }
+                ui.close();
+            }
+        });
     }
 
     /// A start marker dragged: follows the ground under the cursor, and on release moves the

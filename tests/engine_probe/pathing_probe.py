@@ -11,14 +11,10 @@ and square, Spring.TestMoveOrder(unit, centre of the square, terrain only, centr
 the slope Spring.GetGroundNormal reports there. Prints JSON {"ok", "classes": {name: "0110..."},
 "slopes": [...], "log": [...]}; exit 0 when the probe ran.
 """
-import json, os, re, shutil, subprocess, sys, tempfile
+import json, os, re, sys
 
-BASE_DATADIR = "/usr/share/games/spring"
-
-MODINFO = """return { name = "PathProbe", shortname = "PP", game = "PathProbe", shortgame = "PP",
-  version = "1", mutator = "", description = "pathability probe", modtype = 1,
-  depend = {"Spring Cursors"} }
-"""
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import probe_sandbox  # noqa: E402
 
 DEFS = r"""
 local req = VFS.Include("gamedata/request.lua")
@@ -75,24 +71,6 @@ DRAW_LUA = r"""
 function GameFrame(n) if n >= 3 then Spring.SendCommands("quitforce") end end
 """
 
-SCRIPT = """[GAME]
-{{
-  MapName={map};
-  GameType=PathProbe 1;
-  IsHost=1;
-  OnlyLocal=1;
-  HostIP=127.0.0.1;
-  HostPort=18462;
-  MyPlayerName=Probe;
-  StartPosType=0;
-  [PLAYER0] {{ Name=Probe; Team=0; Spectator=0; }}
-  [TEAM0] {{ TeamLeader=0; AllyTeam=0; }}
-  [TEAM1] {{ TeamLeader=0; AllyTeam=1; }}
-  [ALLYTEAM0] {{ NumAllies=0; }}
-  [ALLYTEAM1] {{ NumAllies=0; }}
-}}
-"""
-
 
 def lua(v):
     if isinstance(v, bool):
@@ -117,55 +95,32 @@ def main():
         del args[i:i + 2]
     archive, mapname, request = args
     req = json.load(open(request))
-    box = tempfile.mkdtemp(prefix="pathprobe_")
-    try:
-        home, write, data = (os.path.join(box, d) for d in ("home", "write", "data"))
-        game = os.path.join(data, "games", "PathProbe.sdd")
-        for d in (home, write, os.path.join(data, "maps"), os.path.join(game, "LuaRules"),
-                  os.path.join(game, "gamedata")):
-            os.makedirs(d)
-        src = os.path.abspath(archive.rstrip("/"))
-        (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, os.path.join(data, "maps", os.path.basename(src)))
-        open(os.path.join(game, "modinfo.lua"), "w").write(MODINFO)
-        open(os.path.join(game, "gamedata", "defs.lua"), "w").write(DEFS)
-        open(os.path.join(game, "gamedata", "request.lua"), "w").write("return " + lua(req) + "\n")
-        open(os.path.join(game, "LuaRules", "main.lua"), "w").write(MAIN_LUA)
-        open(os.path.join(game, "LuaRules", "draw.lua"), "w").write(DRAW_LUA)
-        script = os.path.join(box, "script.txt")
-        open(script, "w").write(SCRIPT.format(map=mapname))
-        cfg = os.path.join(write, "springsettings.cfg")
-        open(cfg, "w").write("Sound = 0\nMaxSounds = 0\n")
-        env = dict(os.environ, HOME=home, SPRING_WRITEDIR=write, SPRING_ISOLATED=write,
-                   SPRING_DATADIR=f"{BASE_DATADIR}:{data}", XDG_CONFIG_HOME=os.path.join(home, ".config"))
-        try:
-            p = subprocess.run([binary, "-config", cfg, script], env=env, capture_output=True,
-                               text=True, errors="replace", timeout=240, cwd=box)
-            text = p.stdout + p.stderr
-        except subprocess.TimeoutExpired as e:
-            text = (e.stdout or b"").decode("utf-8", "replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        infolog = os.path.join(write, "infolog.txt")
-        if os.path.exists(infolog):
-            text = open(infolog, errors="replace").read()
-        classes, slopes, done = {}, [], False
-        for line in text.splitlines():
-            m = re.search(r"PATHPROBE (\S+) ?(.*)$", line)
-            if not m:
-                continue
-            kind, rest = m.groups()
-            if kind == "bits":
-                name, bits = rest.split(" ")
-                classes[name] = classes.get(name, "") + bits
-            elif kind == "slopes":
-                slopes += [float(v) for v in rest.split(",")]
-            elif kind == "done":
-                done = True
-            elif kind == "nodef":
-                classes[rest] = None
-        log = [l.strip() for l in text.splitlines() if re.search(r"Error|error|Warning|MoveDef|UnitDef", l)][-40:]
-        print(json.dumps({"ok": done, "classes": classes, "slopes": slopes, "log": log}))
-        return 0 if done else 1
-    finally:
-        shutil.rmtree(box, ignore_errors=True)
+    files = {
+        "modinfo.lua": probe_sandbox.modinfo("PathProbe", "PP", "pathability probe"),
+        "gamedata/defs.lua": DEFS,
+        "gamedata/request.lua": "return " + lua(req) + "\n",
+        "LuaRules/main.lua": MAIN_LUA,
+        "LuaRules/draw.lua": DRAW_LUA,
+    }
+    text = probe_sandbox.play(archive, mapname, "PathProbe", files, binary, 18462)
+    classes, slopes, done = {}, [], False
+    for line in text.splitlines():
+        m = re.search(r"PATHPROBE (\S+) ?(.*)$", line)
+        if not m:
+            continue
+        kind, rest = m.groups()
+        if kind == "bits":
+            name, bits = rest.split(" ")
+            classes[name] = classes.get(name, "") + bits
+        elif kind == "slopes":
+            slopes += [float(v) for v in rest.split(",")]
+        elif kind == "done":
+            done = True
+        elif kind == "nodef":
+            classes[rest] = None
+    log = [l.strip() for l in text.splitlines() if re.search(r"Error|error|Warning|MoveDef|UnitDef", l)][-40:]
+    print(json.dumps({"ok": done, "classes": classes, "slopes": slopes, "log": log}))
+    return 0 if done else 1
 
 
 if __name__ == "__main__":
