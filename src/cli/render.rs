@@ -137,13 +137,7 @@ pub fn run(args: RenderArgs) -> Result<(), String> {
                 .ok()?;
             Some((
                 n.to_ascii_lowercase(),
-                crate::gpu::FeatureModelData {
-                    positions: m.mesh.positions,
-                    normals: m.mesh.normals,
-                    uvs: m.mesh.uvs,
-                    indices: m.mesh.indices,
-                    texture_rgba: m.texture_rgba,
-                },
+                crate::gpu::FeatureModelData::from_loaded(&m),
             ))
         })
         .collect();

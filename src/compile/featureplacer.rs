@@ -7,7 +7,8 @@
 use crate::formats::smf::SmfFeature;
 #[cfg(test)]
 use crate::map::FeaturePlacement;
-use crate::map::{Feature, Map};
+use crate::map::lua_value::{number_text, write_lua_value};
+use crate::map::{Feature, LuaValue, Map};
 
 /// `mapconfig/featureplacer/config.lua`.
 const CONFIG_LUA: &str = "-- Written by Groundwork: the feature placer reads this file.\n\
@@ -61,31 +62,6 @@ function gadget:Initialize()
 end
 "#;
 
-/// A Lua string literal of `s`.
-fn lua_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if c.is_control() => out.push_str(&format!("\\{}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A number as Lua reads it back to the same `f32`.
-fn lua_number(v: f32) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e7 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
-}
-
 /// `set.lua` for these features.
 pub fn set_lua(features: &[Feature]) -> String {
     let mut s = String::from(
@@ -95,11 +71,12 @@ pub fn set_lua(features: &[Feature]) -> String {
 local setcfg = {\n\tunitlist = {},\n\tbuildinglist = {},\n\tobjectlist = {\n",
     );
     for f in features {
+        let mut name = String::new();
+        write_lua_value(&mut name, &LuaValue::String(f.name.clone()), 0);
         s.push_str(&format!(
-            "\t\t{{ name = {}, x = {}, z = {}, rot = {} }},\n",
-            lua_string(&f.name),
-            lua_number(f.x_elmos),
-            lua_number(f.z_elmos),
+            "\t\t{{ name = {name}, x = {}, z = {}, rot = {} }},\n",
+            number_text(f.x_elmos as f64),
+            number_text(f.z_elmos as f64),
             SmfFeature::heading_from_deg(f.rotation_deg) as i32
         ));
     }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use super::symmetry::{Isometry, images};
+use super::symmetry::{Isometry, images, near};
 use crate::map::ground_layers::{TerrainFields, layer_weight};
 use crate::map::{Feature, FeaturePlacement, Map};
 
@@ -34,10 +34,6 @@ pub fn heading_image(g: &Isometry, rotation_deg: f32) -> f32 {
 /// The symmetry's transforms, the identity first.
 fn transforms(map: &Map) -> Vec<Isometry> {
     images(map.symmetry, map.size.width_elmos(), map.size.depth_elmos())
-}
-
-fn near(a: [f32; 2], b: [f32; 2], tol: f32) -> bool {
-    (a[0] - b[0]).abs() <= tol && (a[1] - b[1]).abs() <= tol
 }
 
 fn on_map(map: &Map, p: [f32; 2]) -> bool {
@@ -70,15 +66,7 @@ pub fn copies(map: &Map, name: &str, at: [f32; 2], rotation_deg: f32) -> Vec<Fea
 /// how many features were added.
 pub fn place(map: &mut Map, name: &str, at: [f32; 2], rotation_deg: f32) -> Result<usize, String> {
     check_name(map, name)?;
-    if !on_map(map, at) {
-        return Err(format!(
-            "({:.0}, {:.0}) is off the map (0..{:.0} x 0..{:.0} elmos)",
-            at[0],
-            at[1],
-            map.size.width_elmos(),
-            map.size.depth_elmos()
-        ));
-    }
+    super::stroke::check_on_map(map, at)?;
     let new = copies(map, name, at, rotation_deg);
     if map.features.len() + new.len() > MAX_FEATURES {
         return Err(format!("the map holds {MAX_FEATURES} features at most"));

@@ -4,7 +4,7 @@
 //! way. Adding and removing teams. Pure functions on a [`Map`]; `Session::edit` makes each one
 //! undo step.
 
-use super::symmetry::{Isometry, images};
+use super::symmetry::{Isometry, images, near};
 use crate::map::start_boxes::{StartBoxSet, box_from_elmos, box_to_elmos, to_elmos, to_units};
 use crate::map::{Map, Team};
 
@@ -16,10 +16,6 @@ const SAME_BOX_UNITS: f32 = 1.5;
 fn start(map: &Map, i: usize) -> [f32; 2] {
     let t = &map.teams[i];
     [t.start_x_elmos, t.start_z_elmos]
-}
-
-fn near(a: [f32; 2], b: [f32; 2], tol: f32) -> bool {
-    (a[0] - b[0]).abs() <= tol && (a[1] - b[1]).abs() <= tol
 }
 
 /// The symmetry's transforms other than the identity.

@@ -42,6 +42,12 @@ impl Isometry {
     }
 }
 
+/// Two points within `tol` elmos of each other on both axes: one place, as the images of
+/// a placed thing (a start, a feature) are matched.
+pub fn near(a: [f32; 2], b: [f32; 2], tol: f32) -> bool {
+    (a[0] - b[0]).abs() <= tol && (a[1] - b[1]).abs() <= tol
+}
+
 /// The copies a mode makes on a `width` x `depth` elmo map, the identity first.
 pub fn images(mode: SymmetryMode, width_elmos: f32, depth_elmos: f32) -> Vec<Isometry> {
     let (w, d) = (width_elmos, depth_elmos);

@@ -66,6 +66,17 @@ pub struct InstancePlace {
 }
 
 impl FeatureModelData {
+    /// A model as `formats::feature_models` loads it.
+    pub fn from_loaded(m: &crate::formats::feature_models::LoadedModel) -> FeatureModelData {
+        FeatureModelData {
+            positions: m.mesh.positions.clone(),
+            normals: m.mesh.normals.clone(),
+            uvs: m.mesh.uvs.clone(),
+            indices: m.mesh.indices.clone(),
+            texture_rgba: m.texture_rgba.clone(),
+        }
+    }
+
     /// The interleaved vertices, or why the mesh cannot be drawn: no triangles, an index past
     /// the positions, normals or texture coordinates that do not match them (missing ones
     /// default to up and to the texture's corner), a texture whose bytes are not its size.

@@ -4,7 +4,7 @@
 //! viewport sends the clicks; `edit::features` does the work as one undo step each.
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use super::feature_models::ModelCache;
 use crate::edit::features::{Scatter, ScatterFilters};
@@ -84,21 +84,6 @@ impl Source {
 /// The engine's built-in feature definitions.
 pub const ENGINE_FEATURES: &[&str] = &["geovent"];
 
-/// The installed game's feature names, read once (the lint reads the same files): `None` when
-/// BAR is not installed.
-fn game_names() -> &'static Option<Vec<String>> {
-    static NAMES: OnceLock<Option<Vec<String>>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let env = crate::install::HomeEnv::current();
-        let folders = crate::install::maps_folders(&env);
-        let bar = folders
-            .iter()
-            .find(|f| f.found && f.game == crate::install::Game::BeyondAllReason)?;
-        crate::formats::features::game_feature_names(bar.data_dir())
-            .map(|n| n.names.into_iter().collect())
-    })
-}
-
 /// Every name the palette offers for `map`, each once, the map's own first.
 pub fn palette(map: &Map) -> Vec<(String, Source)> {
     let mut out: Vec<(String, Source)> = Vec::new();
@@ -114,8 +99,12 @@ pub fn palette(map: &Map) -> Vec<(String, Source)> {
     for n in ENGINE_FEATURES {
         push(n.to_string(), Source::Engine);
     }
-    match game_names() {
-        Some(names) => names.iter().for_each(|n| push(n.clone(), Source::Game)),
+    match crate::install::installed_game_features() {
+        Some((defs, _)) => defs
+            .names()
+            .names
+            .into_iter()
+            .for_each(|n| push(n, Source::Game)),
         None => crate::map::bar::standard_feature_names()
             .into_iter()
             .for_each(|n| push(n, Source::Standard)),

@@ -47,12 +47,7 @@ DRAW_LUA = "-- nothing to draw\n"
 
 
 def main():
-    args = sys.argv[1:]
-    binary = "/usr/games/spring-headless"
-    if "--binary" in args:
-        i = args.index("--binary")
-        binary = args[i + 1]
-        del args[i:i + 2]
+    binary, args = probe_sandbox.binary_and_args(sys.argv[1:])
     archive, mapname = args
     files = {
         "modinfo.lua": probe_sandbox.modinfo("FeatureProbe", "FP", "feature probe"),

@@ -87,12 +87,7 @@ def lua(v):
 
 
 def main():
-    args = sys.argv[1:]
-    binary = "/usr/games/spring-headless"
-    if "--binary" in args:
-        i = args.index("--binary")
-        binary = args[i + 1]
-        del args[i:i + 2]
+    binary, args = probe_sandbox.binary_and_args(sys.argv[1:])
     archive, mapname, request = args
     req = json.load(open(request))
     files = {

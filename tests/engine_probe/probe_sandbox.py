@@ -24,6 +24,17 @@ SCRIPT = """[GAME]
 """
 
 
+def binary_and_args(args):
+    """The engine binary (`--binary PATH`, spring-headless by default) and the other args."""
+    args = list(args)
+    binary = "/usr/games/spring-headless"
+    if "--binary" in args:
+        i = args.index("--binary")
+        binary = args[i + 1]
+        del args[i:i + 2]
+    return binary, args
+
+
 def modinfo(game, short, description):
     return ('return { name = "%s", shortname = "%s", game = "%s", shortgame = "%s",\n'
             '  version = "1", mutator = "", description = "%s", modtype = 1,\n'

@@ -966,7 +966,9 @@ impl eframe::App for EditorApp {
                             .models_of(doc.map())
                             .into_iter()
                             .filter(|(n, _)| !scene.has_feature_model(n))
-                            .filter_map(|(n, f)| f.ok().map(|m| (n, model_data(&m))))
+                            .filter_map(|(n, f)| {
+                                f.ok().map(|m| (n, FeatureModelData::from_loaded(&m)))
+                            })
                             .collect();
                         if !models.is_empty() {
                             for problem in scene.set_feature_models(&gpu.ctx, models) {
@@ -1057,16 +1059,5 @@ impl eframe::App for EditorApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
         }
-    }
-}
-
-/// A loaded model as the view's feature pass takes it.
-fn model_data(m: &crate::formats::feature_models::LoadedModel) -> FeatureModelData {
-    FeatureModelData {
-        positions: m.mesh.positions.clone(),
-        normals: m.mesh.normals.clone(),
-        uvs: m.mesh.uvs.clone(),
-        indices: m.mesh.indices.clone(),
-        texture_rgba: m.texture_rgba.clone(),
     }
 }
