@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::compile::{CompileOptions, Progress, Stage, compile_map};
+use crate::compile::{CompileCache, CompileOptions, Progress, Stage, compile_map};
 use crate::formats::bc1::Bc1Quality;
 use crate::formats::open_map;
 
@@ -48,6 +48,9 @@ pub struct CompileArgs {
     /// Bake the texture layers on the CPU even when a GPU is there.
     #[arg(long)]
     pub cpu_bake: bool,
+    /// Encode every tile and pack every file anew: no compile cache (the bytes are the same).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Prints `stage NN%` on one stderr line, updated in place.
@@ -106,6 +109,7 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
             Bc1Quality::Fast
         },
         baker,
+        cache: (!args.no_cache).then(|| std::sync::Arc::new(CompileCache::for_user())),
     };
     let report = progress_printer(args.quiet);
     let cancel = AtomicBool::new(false);
@@ -126,6 +130,7 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
         for (stage, t) in &r.stage_times {
             eprintln!("{:>9} {:>7.3} s", stage.label(), t.as_secs_f64());
         }
+        print_cache_stats(&options);
     }
     println!(
         "wrote {} ({:.1} MB, {} distinct of {} tiles) in {:.2} s",
@@ -136,6 +141,22 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// What the compile cache did, for `--timings`.
+fn print_cache_stats(options: &CompileOptions) {
+    if let Some(c) = &options.cache {
+        let s = c.stats();
+        eprintln!(
+            "    cache {} tiles encoded, {} from memory, {} from disk, {} entries rejected; {} packs reused, {} packed",
+            s.tiles_encoded,
+            s.tiles_from_memory,
+            s.tiles_from_disk,
+            s.entries_rejected,
+            s.packs_reused,
+            s.packs_made
+        );
+    }
 }
 
 /// `--install`: lint (errors stop it), then compile into the maps folder and check the result.
@@ -203,6 +224,7 @@ fn install(
         for (stage, t) in &done.compile.stage_times {
             eprintln!("{:>9} {:>7.3} s", stage.label(), t.as_secs_f64());
         }
+        print_cache_stats(options);
     }
     eprintln!(
         "installed ({:.1} MB in {:.2} s); checked with our reader. In BAR's lobby, Rescan files (or restart) to see it.",

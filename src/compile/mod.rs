@@ -3,19 +3,21 @@
 //! The same document always gives the same bytes, and nothing appears at the output path
 //! unless the whole archive was written.
 
+pub mod cache;
 pub mod featureplacer;
 mod progress;
 pub mod splats;
 mod tiles;
 
+pub use cache::{CacheStats, CompileCache};
 pub use progress::{Progress, Stage};
-pub use tiles::{TileSet, build_tiles};
+pub use tiles::{TileSet, build_tiles, build_tiles_cached};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::formats::FormatError;
-use crate::formats::archive::{ArchiveFile, ArchiveKind, write_archive};
+use crate::formats::archive::{ArchiveFile, ArchiveKind, write_archive_cached};
 use crate::formats::bc1::Bc1Quality;
 use crate::formats::mapinfo::{mapinfo_table, write_mapinfo};
 use crate::formats::minimap::encode_minimap;
@@ -33,12 +35,15 @@ pub type Baker = fn(
 ) -> Result<crate::map::GroundTexture, String>;
 
 /// How to compile.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct CompileOptions {
     pub quality: Bc1Quality,
     /// Where the texture layers are baked (the GPU's `gpu::bake::bake_with_headless_gpu`);
     /// `None`: on the CPU. Either gives the same texture within a level a channel.
     pub baker: Option<Baker>,
+    /// The tiles and packed streams of earlier compiles ([`CompileCache`]); `None`: everything
+    /// is encoded and packed anew. The bytes are the same either way.
+    pub cache: Option<std::sync::Arc<CompileCache>>,
 }
 
 /// The files of a compiled map, before packing.
@@ -191,7 +196,10 @@ pub fn build_map_files(
         baked = bake_texture_with(map, options.baker)?;
         &baked
     };
-    let tiles = build_tiles(texture, options.quality, progress)?;
+    if let Some(c) = &options.cache {
+        c.reset_stats();
+    }
+    let tiles = build_tiles_cached(texture, options.quality, progress, options.cache.as_deref())?;
     lap(Stage::Tiles, &mut stage_times);
 
     progress.report(Stage::Minimap, 0, 1);
@@ -333,7 +341,7 @@ pub fn compile_map(
         progress.report(Stage::Pack, done, total);
         !progress.is_cancelled()
     };
-    write_archive(out, &files, &mut pack_progress)?;
+    write_archive_cached(out, &files, &mut pack_progress, options.cache.as_deref())?;
     stage_times.push((Stage::Pack, started.elapsed()));
     let archive_bytes = archive_size(out);
     Ok(CompileReport {

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::cache::{CompileCache, TileKey};
 use super::progress::{Progress, Stage};
 use crate::formats::FormatError;
 use crate::formats::bc1::{BC1_BLOCK_BYTES, Bc1Quality, downsample_2x, encode_bc1, refine_bc1};
@@ -61,44 +62,155 @@ fn compress_strip(rows: &[u8], width: usize, quality: Bc1Quality) -> Vec<u8> {
     out
 }
 
+/// The tag a tile's key starts from: the encoder, its settings and what picks its code paths
+/// (a tile encoded by another encoder, or on a CPU that takes other kernels, is another tile).
+pub(crate) fn encoder_tag(quality: Bc1Quality) -> TileKey {
+    let avx2 = cfg!(target_arch = "x86_64") && detect_avx2();
+    let avx512 = cfg!(target_arch = "x86_64") && detect_avx512();
+    let tag = format!(
+        "groundwork smt tile v1; {quality:?}; ispc {}; refine {}; avx2 {avx2}; avx512 {avx512}",
+        cfg!(feature = "ispc"),
+        quality == Bc1Quality::Fast,
+    );
+    *blake3::hash(tag.as_bytes()).as_bytes()
+}
+
+fn detect_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx2");
+    #[allow(unreachable_code)]
+    false
+}
+
+fn detect_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx512f");
+    #[allow(unreachable_code)]
+    false
+}
+
+/// The key of every tile of one strip of 32 rows: the tag and the tile's texels, hashed.
+fn strip_keys(tag: &TileKey, rows: &[u8], width: usize) -> Vec<TileKey> {
+    let row_bytes = TILE_TEXELS * 4;
+    (0..width / TILE_TEXELS)
+        .map(|tx| {
+            let mut h = blake3::Hasher::new_keyed(tag);
+            for y in 0..TILE_TEXELS {
+                h.update(&rows[(y * width + tx * TILE_TEXELS) * 4..][..row_bytes]);
+            }
+            *h.finalize().as_bytes()
+        })
+        .collect()
+}
+
+/// Compresses the tiles `which` of a strip (tile columns), as one narrower strip of just
+/// those tiles: each tile's blocks and mips depend on its own texels alone, so the bytes are
+/// the ones a whole-strip encode gives.
+fn compress_tiles_of_strip(
+    rows: &[u8],
+    width: usize,
+    which: &[usize],
+    quality: Bc1Quality,
+) -> Vec<u8> {
+    let row_bytes = TILE_TEXELS * 4;
+    let narrow = which.len() * TILE_TEXELS;
+    let mut picked = vec![0u8; narrow * TILE_TEXELS * 4];
+    for y in 0..TILE_TEXELS {
+        for (n, &tx) in which.iter().enumerate() {
+            picked[(y * narrow + n * TILE_TEXELS) * 4..][..row_bytes]
+                .copy_from_slice(&rows[(y * width + tx * TILE_TEXELS) * 4..][..row_bytes]);
+        }
+    }
+    compress_strip(&picked, narrow, quality)
+}
+
 /// Every tile of the texture, compressed and deduplicated.
 pub fn build_tiles(
     texture: &GroundTexture,
     quality: Bc1Quality,
     progress: &Progress,
 ) -> Result<TileSet, FormatError> {
+    build_tiles_cached(texture, quality, progress, None)
+}
+
+/// [`build_tiles`], taking the tiles whose texels are unchanged from `cache` and keeping the
+/// new ones there. The bytes are the same with or without it.
+pub fn build_tiles_cached(
+    texture: &GroundTexture,
+    quality: Bc1Quality,
+    progress: &Progress,
+    cache: Option<&CompileCache>,
+) -> Result<TileSet, FormatError> {
     let width = texture.width();
     let strips = texture.height() / TILE_TEXELS;
     let tiles_x = width / TILE_TEXELS;
-    let done = AtomicU64::new(0);
     let strip_bytes = width * TILE_TEXELS * 4;
-    let compressed: Vec<Option<Vec<u8>>> = texture
+    let total = strips * tiles_x;
+    // without a cache every tile is encoded; with one, only those it does not hold
+    let tag = encoder_tag(quality);
+    let (keys, mut all, found) = match cache {
+        Some(c) => {
+            let keys: Vec<TileKey> = texture
+                .rgba()
+                .par_chunks(strip_bytes)
+                .flat_map_iter(|rows| strip_keys(&tag, rows, width))
+                .collect();
+            progress.check()?;
+            let mut all = vec![0u8; total * SMT_TILE_BYTES];
+            let found = c.lookup(&tag, &keys, &mut all);
+            (keys, all, found)
+        }
+        None => (
+            Vec::new(),
+            vec![0u8; total * SMT_TILE_BYTES],
+            vec![false; total],
+        ),
+    };
+    let to_encode = found.iter().filter(|&&f| !f).count().max(1) as u64;
+    let done = AtomicU64::new(0);
+    let results: Vec<bool> = texture
         .rgba()
         .par_chunks(strip_bytes)
-        .map(|rows| {
+        .zip(all.par_chunks_mut(tiles_x * SMT_TILE_BYTES))
+        .zip(found.par_chunks(tiles_x))
+        .map(|((rows, out), found)| {
             if progress.is_cancelled() {
-                return None;
+                return false;
             }
-            let tiles = compress_strip(rows, width, quality);
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress.report(Stage::Tiles, n, strips as u64);
-            Some(tiles)
+            let which: Vec<usize> = (0..tiles_x).filter(|&t| !found[t]).collect();
+            if which.len() == tiles_x {
+                out.copy_from_slice(&compress_strip(rows, width, quality));
+            } else if !which.is_empty() {
+                let tiles = compress_tiles_of_strip(rows, width, &which, quality);
+                for (n, &t) in which.iter().enumerate() {
+                    out[t * SMT_TILE_BYTES..][..SMT_TILE_BYTES]
+                        .copy_from_slice(&tiles[n * SMT_TILE_BYTES..][..SMT_TILE_BYTES]);
+                }
+            }
+            let n = done.fetch_add(which.len() as u64, Ordering::Relaxed) + which.len() as u64;
+            progress.report(Stage::Tiles, n, to_encode);
+            true
         })
         .collect();
     progress.check()?;
-    let mut seen: HashMap<&[u8], u32> = HashMap::with_capacity(strips * tiles_x);
-    let mut tiles = Vec::new();
-    let mut index = Vec::with_capacity(strips * tiles_x);
-    for strip in compressed.iter().flatten() {
-        for tile in strip.chunks_exact(SMT_TILE_BYTES) {
-            let next = seen.len() as u32;
-            let n = *seen.entry(tile).or_insert_with(|| {
-                tiles.extend_from_slice(tile);
-                next
-            });
-            index.push(n);
-        }
+    debug_assert!(results.iter().all(|&r| r));
+    if let Some(c) = cache {
+        let encoded: Vec<bool> = found.iter().map(|&f| !f).collect();
+        c.store(&tag, &keys, &all, &encoded);
     }
+    let mut seen: HashMap<&[u8], u32> = HashMap::with_capacity(total);
+    let mut tiles = Vec::new();
+    let mut index = Vec::with_capacity(total);
+    for tile in all.chunks_exact(SMT_TILE_BYTES) {
+        let next = seen.len() as u32;
+        let n = *seen.entry(tile).or_insert_with(|| {
+            tiles.extend_from_slice(tile);
+            next
+        });
+        index.push(n);
+    }
+    drop(seen);
+    all.clear();
     Ok(TileSet { tiles, index })
 }
 

@@ -366,6 +366,7 @@ pub fn export(
     dir: PathBuf,
     kind: crate::formats::archive::ArchiveKind,
     overwrite: bool,
+    cache: Arc<crate::compile::CompileCache>,
     cancel: Arc<std::sync::atomic::AtomicBool>,
     repaint: egui::Context,
 ) -> Job {
@@ -388,6 +389,7 @@ pub fn export(
         .then_some(crate::gpu::bake::bake_with_headless_gpu);
         let options = crate::compile::CompileOptions {
             baker,
+            cache: Some(cache),
             ..Default::default()
         };
         match install_map(&map, &dir, kind, overwrite, &options, &progress) {
@@ -472,6 +474,7 @@ mod tests {
             maps.path().into(),
             kind,
             false,
+            Arc::new(crate::compile::CompileCache::memory_only()),
             cancel,
             ctx.clone(),
         );
@@ -489,6 +492,7 @@ mod tests {
             maps.path().into(),
             kind,
             false,
+            Arc::new(crate::compile::CompileCache::memory_only()),
             cancel.clone(),
             ctx.clone(),
         );
@@ -513,6 +517,7 @@ mod tests {
             maps.path().into(),
             kind,
             false,
+            Arc::new(crate::compile::CompileCache::memory_only()),
             cancel,
             ctx.clone(),
         );
@@ -526,7 +531,16 @@ mod tests {
         assert_ne!(live.height_words(), map.height_words());
         // again: refused with the next version
         let cancel = Arc::new(AtomicBool::new(false));
-        let job = export(snapshot, maps.path().into(), kind, false, cancel, ctx);
+        let cache = Arc::new(crate::compile::CompileCache::memory_only());
+        let job = export(
+            snapshot,
+            maps.path().into(),
+            kind,
+            false,
+            cache,
+            cancel,
+            ctx,
+        );
         match wait(&job) {
             Outcome::ExportRefused { next_version, .. } => assert_eq!(next_version, "1.1"),
             _ => panic!("a taken name was not refused"),

@@ -501,23 +501,122 @@ pub fn write_archive(
     files: &[ArchiveFile],
     progress: &mut PackProgress,
 ) -> Result<(), FormatError> {
+    write_archive_cached(out, files, progress, None)
+}
+
+/// [`write_archive`], reusing what is already there: a `.sdd` folder at `out` keeps the files
+/// whose bytes are unchanged (the changed ones are written beside theirs and renamed over
+/// them at the end); a `.sd7` takes the packed stream of every large entry that `cache` holds
+/// for its bytes instead of packing it again. The bytes are the same either way.
+pub fn write_archive_cached(
+    out: &Path,
+    files: &[ArchiveFile],
+    progress: &mut PackProgress,
+    cache: Option<&crate::compile::CompileCache>,
+) -> Result<(), FormatError> {
     let what = out.display().to_string();
     let kind = ArchiveKind::from_path(out)
         .ok_or_else(|| FormatError::invalid(&what, "the output must end in .sd7, .sdz or .sdd"))?;
     let mut sorted: Vec<&ArchiveFile> = files.iter().collect();
     sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    if kind == ArchiveKind::Sdd && out.is_dir() {
+        return update_sdd(out, &sorted, progress).map_err(|e| e.disk_full_as(out));
+    }
     let tmp = temp_sibling(out, "partial");
+    let mut fresh_packs = Vec::new();
     let result = match kind {
         ArchiveKind::Sdd => write_sdd(&tmp, &sorted, progress),
         ArchiveKind::Sdz => write_sdz(&tmp, &sorted, progress),
-        ArchiveKind::Sd7 => write_sd7(&tmp, &sorted, progress),
+        ArchiveKind::Sd7 => write_sd7(&tmp, &sorted, progress, cache, &mut fresh_packs),
     };
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         let _ = std::fs::remove_file(&tmp);
         return Err(e.disk_full_as(out));
     }
-    replace_with(&tmp, out, kind == ArchiveKind::Sdd)
+    replace_with(&tmp, out, kind == ArchiveKind::Sdd)?;
+    if let Some(c) = cache {
+        // a cache that cannot be written is no error: the next compile packs again
+        let _ = sd7_cache::keep_packs(out, &fresh_packs, c);
+    }
+    Ok(())
+}
+
+/// Brings the `.sdd` folder `dir` in step with `files`: unchanged files stay untouched, changed
+/// and new ones are written beside their place and renamed into it once all are written (a
+/// cancel before then leaves the folder as it was), and files that are no longer in the map go.
+fn update_sdd(
+    dir: &Path,
+    files: &[&ArchiveFile],
+    progress: &mut PackProgress,
+) -> Result<(), FormatError> {
+    let total = total_bytes(files);
+    let mut done = 0;
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut keep = std::collections::HashSet::new();
+    let unstage = |staged: &[(PathBuf, PathBuf)]| {
+        for (tmp, _) in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for f in files {
+        let rel = normalize_entry_path(&f.path, "archive")?;
+        let p = dir.join(&rel);
+        keep.insert(p.clone());
+        let same = std::fs::metadata(&p).is_ok_and(|m| m.is_file() && m.len() == f.len())
+            && match (std::fs::read(&p), f.bytes()) {
+                (Ok(old), Ok(new)) => old == *new,
+                _ => false,
+            };
+        if !same {
+            if let Some(parent) = p.parent()
+                && let Err(e) = std::fs::create_dir_all(parent)
+            {
+                unstage(&staged);
+                return Err(FormatError::io(parent, e));
+            }
+            let tmp = temp_sibling(&p, "partial");
+            if let Err(e) = f.write_to(&tmp) {
+                let _ = std::fs::remove_file(&tmp);
+                unstage(&staged);
+                return Err(FormatError::io(&p, e));
+            }
+            staged.push((tmp, p));
+        }
+        done += f.len();
+        if !progress(done, total) {
+            unstage(&staged);
+            return Err(FormatError::Cancelled);
+        }
+    }
+    for (tmp, p) in &staged {
+        if p.is_dir() {
+            let _ = std::fs::remove_dir_all(p);
+        }
+        std::fs::rename(tmp, p).map_err(|e| FormatError::io(p, e))?;
+    }
+    remove_others(dir, &keep);
+    Ok(())
+}
+
+/// Removes what under `dir` is not in `keep` (files, then folders left empty).
+fn remove_others(dir: &Path, keep: &std::collections::HashSet<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        match e.file_type() {
+            Ok(t) if t.is_dir() => {
+                remove_others(&p, keep);
+                let _ = std::fs::remove_dir(&p); // only when empty
+            }
+            Ok(_) if !keep.contains(&p) => {
+                let _ = std::fs::remove_file(&p);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Moves the finished `tmp` to `out`, replacing what was there.
@@ -608,17 +707,30 @@ fn write_sd7(
     path: &Path,
     files: &[&ArchiveFile],
     progress: &mut PackProgress,
+    cache: Option<&crate::compile::CompileCache>,
+    fresh_packs: &mut Vec<sd7_cache::FreshPack>,
 ) -> Result<(), FormatError> {
     let file = std::fs::File::create(path).map_err(|e| FormatError::io(path, e))?;
-    write_sd7_to(std::io::BufWriter::new(file), path, files, progress)
+    write_sd7_to(
+        std::io::BufWriter::new(file),
+        path,
+        files,
+        progress,
+        cache,
+        fresh_packs,
+    )
 }
 
-/// Packs `files` as a 7z into `out`; `path` names it in errors.
+/// Packs `files` as a 7z into `out`; `path` names it in errors. With a `cache`, an entry
+/// whose packed stream it holds is copied from there, and the large entries packed here are
+/// listed in `fresh_packs` (by block) for the cache to keep.
 fn write_sd7_to<W: Write + Seek>(
     out: W,
     path: &Path,
     files: &[&ArchiveFile],
     progress: &mut PackProgress,
+    cache: Option<&crate::compile::CompileCache>,
+    fresh_packs: &mut Vec<sd7_cache::FreshPack>,
 ) -> Result<(), FormatError> {
     let total = total_bytes(files);
     let mut done = 0;
@@ -629,19 +741,41 @@ fn write_sd7_to<W: Write + Seek>(
     };
     let mut sz = sevenz_rust2::ArchiveWriter::new(out).map_err(serr)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let mut block = 0;
     for f in files {
         let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
-        sz.set_content_methods(vec![sd7_options(&data, threads).into()]);
-        // non-solid: one stream per entry, so the engine can read mapinfo.lua alone
-        let r = Counted {
-            data: &data,
-            pos: 0,
-            done: &mut done,
-            total,
-            progress,
-        };
-        sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
-            .map_err(serr)?;
+        let key = cache
+            .filter(|_| data.len() >= sd7_cache::CACHED_ENTRY_MIN_BYTES)
+            .map(|_| sd7_cache::pack_key(&data, threads));
+        if let (Some(c), Some(key)) = (cache, &key)
+            && let Some(mut packed) = sd7_cache::cached_pack(c, key, &data)
+        {
+            sz.push_raw_block(&packed.archive, 0, &mut packed.reader, |_| f.path.clone())
+                .map_err(serr)?;
+            c.count_pack(true);
+            done += data.len() as u64;
+            if !progress(done, total) {
+                return Err(FormatError::Cancelled);
+            }
+        } else {
+            sz.set_content_methods(vec![sd7_options(&data, threads).into()]);
+            // non-solid: one stream per entry, so the engine can read mapinfo.lua alone
+            let r = Counted {
+                data: &data,
+                pos: 0,
+                done: &mut done,
+                total,
+                progress,
+            };
+            sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
+                .map_err(serr)?;
+            if let Some(key) = key {
+                fresh_packs.push(sd7_cache::FreshPack { key, block });
+            }
+        }
+        if !data.is_empty() {
+            block += 1;
+        }
     }
     let mut inner = sz.finish().map_err(|e| cancelled_or(e, path))?;
     inner.flush().map_err(|e| FormatError::io(path, e))?;
@@ -650,6 +784,8 @@ fn write_sd7_to<W: Write + Seek>(
         .map_err(|e| FormatError::io(path, e))?;
     Ok(())
 }
+
+mod sd7_cache;
 
 #[cfg(test)]
 mod tests;

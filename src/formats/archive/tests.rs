@@ -194,7 +194,15 @@ fn a_full_disk_while_packing_is_one_line_in_words() {
     let sorted: Vec<&ArchiveFile> = files.iter().collect();
     // the whole archive's size, to cut it off at points inside it
     let mut whole = std::io::Cursor::new(Vec::new());
-    write_sd7_to(&mut whole, Path::new("m.sd7"), &sorted, &mut no_progress()).unwrap();
+    write_sd7_to(
+        &mut whole,
+        Path::new("m.sd7"),
+        &sorted,
+        &mut no_progress(),
+        None,
+        &mut Vec::new(),
+    )
+    .unwrap();
     let size = whole.into_inner().len();
     for room in [0, 100, size / 2, size - 1] {
         let out = FullAfter {
@@ -206,6 +214,8 @@ fn a_full_disk_while_packing_is_one_line_in_words() {
             Path::new("m.sd7.partial-1"),
             &sorted,
             &mut no_progress(),
+            None,
+            &mut Vec::new(),
         )
         .unwrap_err()
         .disk_full_as(Path::new("maps/My_Map_1.0.sd7"));

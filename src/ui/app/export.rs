@@ -58,7 +58,15 @@ impl EditorApp {
                 // the snapshot: edits made while it runs copy the document and stay out
                 let map = doc.session.map_arc().clone();
                 let cancel = Arc::new(AtomicBool::new(false));
-                let job = jobs::export(map, dir, kind, overwrite, cancel.clone(), ctx.clone());
+                let job = jobs::export(
+                    map,
+                    dir,
+                    kind,
+                    overwrite,
+                    self.compile_cache.clone(),
+                    cancel.clone(),
+                    ctx.clone(),
+                );
                 dialog.started(job, cancel);
             }
         }

@@ -127,6 +127,9 @@ pub struct EditorApp {
     /// File > Export, made on first use.
     export: Option<crate::ui::export_dialog::ExportDialog>,
     /// Where exports go when the command line or a test says (no looking for the games).
+    /// The tiles and packed streams of the last exports, so a re-export after a stroke
+    /// encodes only what changed.
+    compile_cache: Arc<crate::compile::CompileCache>,
     maps_folder: Option<PathBuf>,
     /// Where the editor keeps its own files, when not the user's config folder.
     config_dir: Option<PathBuf>,
@@ -226,6 +229,14 @@ impl EditorApp {
             saving_revision: None,
             range_offer: None,
             export: None,
+            // tests give the editor a folder of its own: its cache goes there too
+            compile_cache: Arc::new(match &options.config_dir {
+                Some(d) => crate::compile::CompileCache::on_disk(
+                    d.join("cache"),
+                    crate::compile::cache::DEFAULT_CAP_BYTES,
+                ),
+                None => crate::compile::CompileCache::for_user(),
+            }),
             maps_folder: options.maps_folder.clone(),
             config_dir: options.config_dir.clone(),
             autosave: crate::ui::autosave::Autosave::new(autosave_dir.as_deref()),

@@ -1,0 +1,471 @@
+//! The compile cache: each 32x32 tile's BC1 (with its mips) kept under a hash of its source
+//! texels and the encoder that made it, and each `.sd7` entry's packed stream under a hash of
+//! its bytes and the packer's settings, in memory for this process and on disk in the user's
+//! cache folder under a size cap (least recently used first out). A compile after a small edit
+//! only encodes and packs what changed. Nothing read from disk is trusted: an entry whose
+//! checksum, header or encoder tag does not match is ignored and the work done again, so a
+//! compile through the cache gives the same bytes as one without it.
+
+use std::collections::HashMap;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::formats::smt::SMT_TILE_BYTES;
+
+/// A tile's key: the encoder tag and its source texels, hashed.
+pub type TileKey = [u8; 32];
+
+/// The disk cache's default size: a few 16x16 maps' tiles and packs.
+pub const DEFAULT_CAP_BYTES: u64 = 2 << 30;
+/// Tile segments start with this, then the encoder tag's hash.
+const SEGMENT_MAGIC: &[u8; 8] = b"GWTILES1";
+const SEGMENT_HEADER_BYTES: usize = 8 + 32 + 8;
+/// Each entry: the tile, then the first bytes of `blake3(key, tile)`.
+const ENTRY_CHECK_BYTES: usize = 8;
+const ENTRY_BYTES: usize = SMT_TILE_BYTES + ENTRY_CHECK_BYTES;
+const TILES_DIR: &str = "tiles";
+const PACKS_DIR: &str = "packs";
+/// The cache folder of this user: `$GROUNDWORK_CACHE_DIR` when set (tests, scripts).
+pub const CACHE_DIR_ENV: &str = "GROUNDWORK_CACHE_DIR";
+
+/// The tiles of the last compile in this process and, with a folder, the disk cache.
+pub struct CompileCache {
+    dir: Option<PathBuf>,
+    cap_bytes: u64,
+    /// The last compile's tiles by key (an editor re-exporting after a stroke finds them here).
+    memory: Mutex<HashMap<TileKey, Box<[u8]>>>,
+    /// What the cache did in the last compile.
+    stats: Mutex<CacheStats>,
+}
+
+/// What the cache did in one compile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    pub tiles_from_memory: usize,
+    pub tiles_from_disk: usize,
+    pub tiles_encoded: usize,
+    /// Disk entries that failed their check or belonged to another encoder, ignored.
+    pub entries_rejected: usize,
+    pub packs_reused: usize,
+    pub packs_made: usize,
+}
+
+/// This user's cache folder: `$GROUNDWORK_CACHE_DIR`, else the platform's (`$XDG_CACHE_HOME`
+/// or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows) with
+/// `groundwork` under it.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(d) = var(CACHE_DIR_ENV) {
+        return Some(d);
+    }
+    let base = if cfg!(windows) {
+        var("LOCALAPPDATA")
+    } else if cfg!(target_os = "macos") {
+        var("HOME").map(|h| h.join("Library").join("Caches"))
+    } else {
+        var("XDG_CACHE_HOME").or_else(|| var("HOME").map(|h| h.join(".cache")))
+    }?;
+    Some(base.join("groundwork"))
+}
+
+impl CompileCache {
+    /// A cache in memory only.
+    pub fn memory_only() -> CompileCache {
+        CompileCache {
+            dir: None,
+            cap_bytes: 0,
+            memory: Mutex::new(HashMap::new()),
+            stats: Mutex::new(CacheStats::default()),
+        }
+    }
+
+    /// A cache in memory and in the folder `dir`, kept under `cap_bytes` there.
+    pub fn on_disk(dir: PathBuf, cap_bytes: u64) -> CompileCache {
+        CompileCache {
+            dir: Some(dir),
+            cap_bytes,
+            ..CompileCache::memory_only()
+        }
+    }
+
+    /// The user's cache ([`default_cache_dir`]), or memory only when there is no home.
+    pub fn for_user() -> CompileCache {
+        match default_cache_dir() {
+            Some(d) => CompileCache::on_disk(d, DEFAULT_CAP_BYTES),
+            None => CompileCache::memory_only(),
+        }
+    }
+
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// What the cache did in the last compile.
+    pub fn stats(&self) -> CacheStats {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn reset_stats(&self) {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner()) = CacheStats::default();
+    }
+
+    fn add_stats(&self, f: impl FnOnce(&mut CacheStats)) {
+        f(&mut self.stats.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// Finds the tiles of `keys`: `out` gets [`SMT_TILE_BYTES`] per key and the result says
+    /// which were found. Memory first, then the disk's segments, newest first.
+    pub(crate) fn lookup(&self, tag: &TileKey, keys: &[TileKey], out: &mut [u8]) -> Vec<bool> {
+        let mut found = vec![false; keys.len()];
+        let mut missing: HashMap<TileKey, Vec<usize>> = HashMap::new();
+        {
+            let memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+            for (i, k) in keys.iter().enumerate() {
+                match memory.get(k) {
+                    Some(tile) => {
+                        out[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES].copy_from_slice(tile);
+                        found[i] = true;
+                    }
+                    None => missing.entry(*k).or_default().push(i),
+                }
+            }
+        }
+        let from_memory = found.iter().filter(|&&f| f).count();
+        let mut from_disk = 0;
+        let mut rejected = 0;
+        if let Some(dir) = &self.dir
+            && !missing.is_empty()
+        {
+            for segment in files_newest_first(&dir.join(TILES_DIR), "gwt") {
+                if missing.is_empty() {
+                    break;
+                }
+                let Ok(hits) = read_segment(&segment, tag, &mut missing, out, &mut found) else {
+                    continue;
+                };
+                from_disk += hits.found;
+                rejected += hits.rejected;
+                if hits.found > 0 {
+                    touch(&segment);
+                }
+            }
+        }
+        self.add_stats(|s| {
+            s.tiles_from_memory += from_memory;
+            s.tiles_from_disk += from_disk;
+            s.entries_rejected += rejected;
+        });
+        found
+    }
+
+    /// Keeps this compile's tiles (`tiles`: [`SMT_TILE_BYTES`] per key) in memory, and writes
+    /// those that were encoded (`encoded[i]`) to disk as a new segment.
+    pub(crate) fn store(&self, tag: &TileKey, keys: &[TileKey], tiles: &[u8], encoded: &[bool]) {
+        let mut memory = HashMap::with_capacity(keys.len());
+        for (i, k) in keys.iter().enumerate() {
+            memory
+                .entry(*k)
+                .or_insert_with(|| Box::from(&tiles[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES]));
+        }
+        *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = memory;
+        let fresh: Vec<usize> = {
+            let mut seen = std::collections::HashSet::new();
+            (0..keys.len())
+                .filter(|&i| encoded[i] && seen.insert(keys[i]))
+                .collect()
+        };
+        self.add_stats(|s| s.tiles_encoded += encoded.iter().filter(|&&e| e).count());
+        let Some(dir) = &self.dir else { return };
+        if !fresh.is_empty() {
+            // a cache that cannot be written is no error: the next compile encodes again
+            let _ = write_segment(&dir.join(TILES_DIR), tag, keys, tiles, &fresh);
+        }
+        self.evict();
+    }
+
+    /// Marks the kept file at `path` as just used.
+    pub(crate) fn touch_file(&self, path: &Path) {
+        touch(path);
+    }
+
+    /// The folder of the kept packed streams, made.
+    pub(crate) fn pack_dir(&self) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?.join(PACKS_DIR);
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(dir)
+    }
+
+    pub(crate) fn reject_entry(&self) {
+        self.add_stats(|s| s.entries_rejected += 1);
+    }
+
+    pub(crate) fn count_pack(&self, reused: bool) {
+        self.add_stats(|s| {
+            if reused {
+                s.packs_reused += 1
+            } else {
+                s.packs_made += 1
+            }
+        });
+    }
+
+    /// Removes the least recently used files until the disk cache fits its cap.
+    pub fn evict(&self) {
+        let Some(dir) = &self.dir else { return };
+        let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = [TILES_DIR, PACKS_DIR]
+            .iter()
+            .flat_map(|sub| std::fs::read_dir(dir.join(sub)).into_iter().flatten())
+            .flatten()
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                m.is_file().then_some(())?;
+                Some((m.modified().ok()?, m.len(), e.path()))
+            })
+            .collect();
+        files.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut total = 0u64;
+        for (_, len, path) in files {
+            total += len;
+            if total > self.cap_bytes {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+}
+
+/// Lower-case hex of a key.
+pub(crate) fn hex(key: &[u8]) -> String {
+    key.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Marks a cache file as just used, for the eviction order.
+fn touch(path: &Path) {
+    if let Ok(f) = std::fs::File::options().append(true).open(path) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// The files ending in `.ext` in `dir`, most recently used first.
+fn files_newest_first(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == ext))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The check of one entry.
+fn entry_check(key: &TileKey, tile: &[u8]) -> [u8; ENTRY_CHECK_BYTES] {
+    let mut h = blake3::Hasher::new();
+    h.update(key);
+    h.update(tile);
+    let mut out = [0; ENTRY_CHECK_BYTES];
+    out.copy_from_slice(&h.finalize().as_bytes()[..ENTRY_CHECK_BYTES]);
+    out
+}
+
+struct SegmentHits {
+    found: usize,
+    rejected: usize,
+}
+
+/// Reads the entries of `missing` that the segment at `path` holds into `out`, checking each,
+/// and takes them off `missing`. A segment of another encoder, or one whose size does not
+/// match its count, gives nothing.
+fn read_segment(
+    path: &Path,
+    tag: &TileKey,
+    missing: &mut HashMap<TileKey, Vec<usize>>,
+    out: &mut [u8],
+    found: &mut [bool],
+) -> std::io::Result<SegmentHits> {
+    let bad = || std::io::Error::other("not a tile segment of this encoder");
+    let mut f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    let mut header = [0u8; SEGMENT_HEADER_BYTES];
+    f.read_exact(&mut header)?;
+    if &header[..8] != SEGMENT_MAGIC || header[8..40] != tag[..] {
+        return Err(bad());
+    }
+    let count = u64::from_le_bytes(header[40..48].try_into().expect("8 bytes"));
+    let expected = count
+        .checked_mul((32 + ENTRY_BYTES) as u64)
+        .and_then(|b| b.checked_add(SEGMENT_HEADER_BYTES as u64));
+    if expected != Some(len) {
+        return Err(bad());
+    }
+    let count = count as usize;
+    let mut keys = vec![0u8; count * 32];
+    f.read_exact(&mut keys)?;
+    let wanted: Vec<(usize, TileKey)> = keys
+        .chunks_exact(32)
+        .enumerate()
+        .filter_map(|(i, k)| {
+            let k: TileKey = k.try_into().expect("32 bytes");
+            missing.contains_key(&k).then_some((i, k))
+        })
+        .collect();
+    let mut hits = SegmentHits {
+        found: 0,
+        rejected: 0,
+    };
+    if wanted.is_empty() {
+        return Ok(hits);
+    }
+    let entries_at = (SEGMENT_HEADER_BYTES + count * 32) as u64;
+    // many wanted: one read of every entry; few: one read each
+    let whole = if wanted.len() * 8 > count {
+        let mut all = vec![0u8; count * ENTRY_BYTES];
+        f.read_exact(&mut all)?;
+        Some(all)
+    } else {
+        None
+    };
+    let mut entry = [0u8; ENTRY_BYTES];
+    for (i, key) in wanted {
+        let bytes: &[u8] = match &whole {
+            Some(all) => &all[i * ENTRY_BYTES..][..ENTRY_BYTES],
+            None => {
+                f.seek(SeekFrom::Start(entries_at + (i * ENTRY_BYTES) as u64))?;
+                f.read_exact(&mut entry)?;
+                &entry
+            }
+        };
+        let (tile, check) = bytes.split_at(SMT_TILE_BYTES);
+        if entry_check(&key, tile) != check {
+            hits.rejected += 1;
+            continue;
+        }
+        let Some(places) = missing.remove(&key) else {
+            continue;
+        };
+        for p in places {
+            out[p * SMT_TILE_BYTES..][..SMT_TILE_BYTES].copy_from_slice(tile);
+            found[p] = true;
+            hits.found += 1;
+        }
+    }
+    Ok(hits)
+}
+
+/// Writes the tiles `which` of `keys`/`tiles` as a new segment in `dir`, through a temporary
+/// name so a reader never sees half of one.
+fn write_segment(
+    dir: &Path,
+    tag: &TileKey,
+    keys: &[TileKey],
+    tiles: &[u8],
+    which: &[usize],
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut bytes = Vec::with_capacity(SEGMENT_HEADER_BYTES + which.len() * (32 + ENTRY_BYTES));
+    bytes.extend_from_slice(SEGMENT_MAGIC);
+    bytes.extend_from_slice(tag);
+    bytes.extend_from_slice(&(which.len() as u64).to_le_bytes());
+    for &i in which {
+        bytes.extend_from_slice(&keys[i]);
+    }
+    for &i in which {
+        let tile = &tiles[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES];
+        bytes.extend_from_slice(tile);
+        bytes.extend_from_slice(&entry_check(&keys[i], tile));
+    }
+    let name = hex(&blake3::hash(&bytes).as_bytes()[..16]);
+    let path = dir.join(format!("{name}.gwt"));
+    let tmp = dir.join(format!("{name}.gwt.partial-{}", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(&bytes)?;
+    drop(f);
+    std::fs::rename(&tmp, &path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile(v: u8) -> Vec<u8> {
+        (0..SMT_TILE_BYTES)
+            .map(|i| v.wrapping_add(i as u8))
+            .collect()
+    }
+
+    #[test]
+    fn tiles_come_back_from_disk_and_damaged_or_foreign_entries_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let tag = [7u8; 32];
+        let keys: Vec<TileKey> = (0..20u8).map(|i| [i; 32]).collect();
+        let tiles: Vec<u8> = (0..20u8).flat_map(tile).collect();
+        let cache = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
+        cache.store(&tag, &keys, &tiles, &[true; 20]);
+        // a fresh process: nothing in memory, everything on disk
+        let fresh = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
+        let mut out = vec![0u8; tiles.len()];
+        let found = fresh.lookup(&tag, &keys, &mut out);
+        assert!(found.iter().all(|&f| f));
+        assert_eq!(out, tiles);
+        assert_eq!(fresh.stats().tiles_from_disk, 20);
+        // another encoder's tag finds nothing
+        let other = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
+        let found = other.lookup(&[8u8; 32], &keys, &mut out);
+        assert!(found.iter().all(|&f| !f));
+        // flip one byte of entry 3's tile: that entry alone is rejected
+        let seg = files_newest_first(&dir.path().join(TILES_DIR), "gwt").remove(0);
+        let mut bytes = std::fs::read(&seg).unwrap();
+        let at = SEGMENT_HEADER_BYTES + 20 * 32 + 3 * ENTRY_BYTES + 100;
+        bytes[at] ^= 0x40;
+        std::fs::write(&seg, &bytes).unwrap();
+        let damaged = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
+        let mut out = vec![0u8; tiles.len()];
+        let found = damaged.lookup(&tag, &keys, &mut out);
+        assert_eq!(found.iter().filter(|&&f| !f).count(), 1);
+        assert!(!found[3]);
+        assert_eq!(damaged.stats().entries_rejected, 1);
+        // a truncated segment gives nothing
+        std::fs::write(&seg, &bytes[..bytes.len() - 5]).unwrap();
+        let cut = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
+        let found = cut.lookup(&tag, &keys, &mut out);
+        assert!(found.iter().all(|&f| !f));
+    }
+
+    #[test]
+    fn the_least_recently_used_segments_go_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let tag = [1u8; 32];
+        let segment_bytes = (SEGMENT_HEADER_BYTES + 4 * (32 + ENTRY_BYTES)) as u64;
+        let cache = CompileCache::on_disk(dir.path().to_path_buf(), 2 * segment_bytes);
+        let mut all = Vec::new();
+        for s in 0..3u8 {
+            let keys: Vec<TileKey> = (0..4u8).map(|i| [s * 10 + i; 32]).collect();
+            let tiles: Vec<u8> = (0..4u8).flat_map(|i| tile(s * 10 + i)).collect();
+            cache.store(&tag, &keys, &tiles, &[true; 4]);
+            all.push(keys);
+            // distinct modification times
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            if s == 1 {
+                // the first segment is used again: the second becomes the oldest
+                let reader = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
+                let mut out = vec![0u8; 4 * SMT_TILE_BYTES];
+                assert!(reader.lookup(&tag, &all[0], &mut out).iter().all(|&f| f));
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
+        let left = files_newest_first(&dir.path().join(TILES_DIR), "gwt");
+        assert_eq!(left.len(), 2);
+        let reader = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
+        let mut out = vec![0u8; 4 * SMT_TILE_BYTES];
+        assert!(reader.lookup(&tag, &all[0], &mut out).iter().all(|&f| f));
+        assert!(reader.lookup(&tag, &all[1], &mut out).iter().all(|&f| !f));
+        assert!(reader.lookup(&tag, &all[2], &mut out).iter().all(|&f| f));
+    }
+}
