@@ -215,7 +215,7 @@ fn main() {
                 .arg(&project)
                 .arg("-o")
                 .arg(&out)
-                .arg("-q")
+                .args(["-q", "--no-cache"])
                 .args(&extra),
         );
         assert!(cost.ok, "{label} failed");
@@ -347,6 +347,8 @@ fn main() {
         (true, None) => eprintln!("7-Zip not found (7zz, 7z or 7za): the peer pair skipped"),
     }
 
+    let incremental = incremental_rows(gw, dir.path(), &project, side);
+
     println!(
         "\n{units}x{units} map, {side}x{side} noisy texture (noise amplitude {noise}), {} cores",
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -405,4 +407,160 @@ fn main() {
             );
         }
     }
+    println!("\nthe edit-test loop (the same run, the same map):");
+    for (what, ratio, target) in incremental {
+        println!("{what}: {:.2}x (target: {target:.2}x at most)", ratio);
+    }
+}
+
+/// Identical files, or which differs.
+fn same_archive(a: &Path, b: &Path) -> Result<(), String> {
+    let read = |p: &Path| -> Vec<(String, Vec<u8>)> {
+        if p.is_dir() {
+            let mut v: Vec<(String, Vec<u8>)> =
+                groundwork::formats::archive::read_folder(p, "bench")
+                    .unwrap()
+                    .into_iter()
+                    .map(|f| (f.path.clone(), f.bytes().unwrap().into_owned()))
+                    .collect();
+            v.sort();
+            v
+        } else {
+            vec![(String::new(), std::fs::read(p).unwrap())]
+        }
+    };
+    let (ra, rb) = (read(a), read(b));
+    if ra.len() != rb.len() {
+        return Err(format!(
+            "{} and {} hold different files",
+            a.display(),
+            b.display()
+        ));
+    }
+    for ((pa, ba), (pb, bb)) in ra.iter().zip(&rb) {
+        if pa != pb || ba != bb {
+            return Err(format!(
+                "{pa} differs between {} and {}",
+                a.display(),
+                b.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The edit-test loop, measured: (1) `groundwork compile` after a 512 x 512 texel change to the
+/// texture, through the cache on disk the first compile filled, against a cold compile
+/// (`--no-cache`) of the changed project; (2) in one process, as the editor exports: a cold
+/// compile, one raise stroke of radius 300 elmos, and the re-compile through the cache held
+/// in memory. Every re-compile is checked byte for byte against a cold compile. Returns
+/// (what, ratio, target) lines.
+fn incremental_rows(gw: &str, dir: &Path, project: &Path, side: usize) -> Vec<(String, f64, f64)> {
+    use groundwork::compile::{CompileCache, CompileOptions, Progress, compile_map};
+    use std::sync::Arc;
+    let mut lines = Vec::new();
+    let cache_dir = dir.join("cache");
+    let cli = |out: &Path, cached: bool| {
+        let mut cmd = Command::new(gw);
+        cmd.arg("compile").arg(project).arg("-o").arg(out).arg("-q");
+        cmd.env("GROUNDWORK_CACHE_DIR", &cache_dir);
+        if !cached {
+            cmd.arg("--no-cache");
+        }
+        let cost = measure(&mut cmd);
+        assert!(cost.ok, "groundwork compile {} failed", out.display());
+        cost
+    };
+    for ext in ["sdd", "sd7"] {
+        let _ = std::fs::remove_dir_all(&cache_dir);
+        let out = dir.join(format!("loop.{ext}"));
+        let first = cli(&out, true);
+        // 512 x 512 texels of the texture change
+        let bmp = project.join("texture.bmp");
+        let mut img = image::open(&bmp).unwrap().to_rgb8();
+        for y in 1024..1536u32 {
+            for x in 2048..2560u32 {
+                let p = img.get_pixel_mut(x.min(side as u32 - 1), y.min(side as u32 - 1));
+                p.0[0] = p.0[0].wrapping_add(33);
+            }
+        }
+        img.save(&bmp).unwrap();
+        let again = cli(&out, true);
+        let cold_out = dir.join(format!("loop-cold.{ext}"));
+        let cold = cli(&cold_out, false);
+        if let Err(e) = same_archive(&out, &cold_out) {
+            panic!("the re-compile through the cache is not the cold compile's bytes: {e}");
+        }
+        println!(
+            "groundwork compile -> .{ext}: first (filling the cache) {:.2} s, after a 512x512 texel change {:.2} s, cold {:.2} s; identical bytes",
+            first.wall.as_secs_f64(),
+            again.wall.as_secs_f64(),
+            cold.wall.as_secs_f64()
+        );
+        lines.push((
+            format!("groundwork compile -> .{ext} after a 512x512 texel change / cold"),
+            again.wall.as_secs_f64() / cold.wall.as_secs_f64(),
+            0.55,
+        ));
+    }
+    // the editor's export, in one process
+    let loaded = groundwork::formats::open_map(project).unwrap();
+    for ext in ["sdd", "sd7"] {
+        let mut map = loaded.map.clone();
+        let cache = Arc::new(CompileCache::memory_only());
+        let with = CompileOptions {
+            cache: Some(cache.clone()),
+            ..Default::default()
+        };
+        let out = dir.join(format!("editor.{ext}"));
+        let t = Instant::now();
+        compile_map(&map, &out, &with, &Progress::none()).unwrap();
+        let cold_first = t.elapsed();
+        let ops = groundwork::edit::ops::parse(
+            "[[op]]\ntool = \"raise\"\npath = [[2000.0, 3000.0]]\nradius_elmos = 300.0\nstrength = 0.8\n",
+            &map,
+            &|_| Err("no images".into()),
+        )
+        .unwrap();
+        let mut session = groundwork::edit::Session::new(map);
+        groundwork::edit::ops::run(
+            &mut session,
+            &ops,
+            groundwork::edit::ops::OutOfRange::Widen,
+            None,
+        )
+        .unwrap();
+        map = session.map().clone();
+        let t = Instant::now();
+        compile_map(&map, &out, &with, &Progress::none()).unwrap();
+        let again = t.elapsed();
+        let cold_out = dir.join(format!("editor-cold.{ext}"));
+        let t = Instant::now();
+        compile_map(
+            &map,
+            &cold_out,
+            &CompileOptions::default(),
+            &Progress::none(),
+        )
+        .unwrap();
+        let cold = t.elapsed();
+        if let Err(e) = same_archive(&out, &cold_out) {
+            panic!("the editor's re-export is not the cold compile's bytes: {e}");
+        }
+        let s = cache.stats();
+        println!(
+            "in-process -> .{ext}: cold {:.2} s, after a raise stroke (radius 300 elmos) {:.2} s ({} tiles encoded, {} packs reused), cold again {:.2} s; identical bytes",
+            cold_first.as_secs_f64(),
+            again.as_secs_f64(),
+            s.tiles_encoded,
+            s.packs_reused,
+            cold.as_secs_f64()
+        );
+        lines.push((
+            format!("editor re-export -> .{ext} after a raise stroke / cold"),
+            again.as_secs_f64() / cold_first.as_secs_f64(),
+            0.3,
+        ));
+    }
+    lines
 }

@@ -35,6 +35,8 @@ pub struct CompileCache {
     cap_bytes: u64,
     /// The last compile's tiles by key (an editor re-exporting after a stroke finds them here).
     memory: Mutex<HashMap<TileKey, Box<[u8]>>>,
+    /// The last compile's packed streams by key (one-entry 7z archives).
+    packs: Mutex<HashMap<TileKey, std::sync::Arc<Vec<u8>>>>,
     /// What the cache did in the last compile.
     stats: Mutex<CacheStats>,
 }
@@ -80,6 +82,7 @@ impl CompileCache {
             dir: None,
             cap_bytes: 0,
             memory: Mutex::new(HashMap::new()),
+            packs: Mutex::new(HashMap::new()),
             stats: Mutex::new(CacheStats::default()),
         }
     }
@@ -188,30 +191,63 @@ impl CompileCache {
         self.evict();
     }
 
-    /// Marks the kept file at `path` as just used.
-    pub(crate) fn touch_file(&self, path: &Path) {
-        touch(path);
-    }
-
-    /// The folder of the kept packed streams, made.
-    pub(crate) fn pack_dir(&self) -> Option<PathBuf> {
+    /// The packed stream kept under `key` with the name check `check` passes: from memory,
+    /// else from the disk (the file named `<key>-<hash of its bytes>.7z`, whose hash is checked).
+    pub(crate) fn pack_bytes(
+        &self,
+        key: &TileKey,
+        check: impl Fn(&[u8]) -> bool,
+    ) -> Option<std::sync::Arc<Vec<u8>>> {
+        let in_memory = self
+            .packs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned();
+        if let Some(bytes) = in_memory.filter(|b| check(b)) {
+            return Some(bytes);
+        }
         let dir = self.dir.as_ref()?.join(PACKS_DIR);
-        std::fs::create_dir_all(&dir).ok()?;
-        Some(dir)
+        let prefix = format!("{}-", hex(key));
+        let path = std::fs::read_dir(&dir).ok()?.flatten().find_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            (name.starts_with(&prefix) && name.ends_with(".7z")).then(|| e.path())
+        })?;
+        let own_hash = path
+            .file_name()?
+            .to_str()?
+            .strip_prefix(&prefix)?
+            .strip_suffix(".7z")?
+            .to_string();
+        let bytes = std::fs::read(&path).ok()?;
+        touch(&path);
+        if hex(&blake3::hash(&bytes).as_bytes()[..16]) != own_hash || !check(&bytes) {
+            self.add_stats(|s| s.entries_rejected += 1);
+            return None;
+        }
+        Some(std::sync::Arc::new(bytes))
     }
 
-    pub(crate) fn reject_entry(&self) {
-        self.add_stats(|s| s.entries_rejected += 1);
-    }
-
-    pub(crate) fn count_pack(&self, reused: bool) {
-        self.add_stats(|s| {
-            if reused {
-                s.packs_reused += 1
-            } else {
-                s.packs_made += 1
+    /// Keeps the packed streams of this compile (`packs`: key and one-entry 7z) in memory, in
+    /// place of the last compile's, and writes the new ones to disk.
+    pub(crate) fn keep_packs(&self, packs: Vec<(TileKey, std::sync::Arc<Vec<u8>>, bool)>) {
+        let mut memory = HashMap::new();
+        for (key, bytes, fresh) in packs {
+            if fresh {
+                self.add_stats(|s| s.packs_made += 1);
+                if let Some(dir) = &self.dir {
+                    // a cache that cannot be written is no error: the next compile packs again
+                    let _ = write_pack(&dir.join(PACKS_DIR), &key, &bytes);
+                }
             }
-        });
+            memory.insert(key, bytes);
+        }
+        *self.packs.lock().unwrap_or_else(|e| e.into_inner()) = memory;
+        self.evict();
+    }
+
+    pub(crate) fn count_pack_reused(&self) {
+        self.add_stats(|s| s.packs_reused += 1);
     }
 
     /// Removes the least recently used files until the disk cache fits its cap.
@@ -355,6 +391,21 @@ fn read_segment(
         }
     }
     Ok(hits)
+}
+
+/// Writes a packed stream as `<key>-<hash of its bytes>.7z` in `dir`, through a temporary name.
+fn write_pack(dir: &Path, key: &TileKey, bytes: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let name = format!(
+        "{}-{}.7z",
+        hex(key),
+        hex(&blake3::hash(bytes).as_bytes()[..16])
+    );
+    let tmp = dir.join(format!("{name}.partial-{}", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, dir.join(name)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 /// Writes the tiles `which` of `keys`/`tiles` as a new segment in `dir`, through a temporary

@@ -523,11 +523,11 @@ pub fn write_archive_cached(
         return update_sdd(out, &sorted, progress).map_err(|e| e.disk_full_as(out));
     }
     let tmp = temp_sibling(out, "partial");
-    let mut fresh_packs = Vec::new();
+    let mut packed = Vec::new();
     let result = match kind {
         ArchiveKind::Sdd => write_sdd(&tmp, &sorted, progress),
         ArchiveKind::Sdz => write_sdz(&tmp, &sorted, progress),
-        ArchiveKind::Sd7 => write_sd7(&tmp, &sorted, progress, cache, &mut fresh_packs),
+        ArchiveKind::Sd7 => write_sd7(&tmp, &sorted, progress, cache, &mut packed),
     };
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -537,7 +537,7 @@ pub fn write_archive_cached(
     replace_with(&tmp, out, kind == ArchiveKind::Sdd)?;
     if let Some(c) = cache {
         // a cache that cannot be written is no error: the next compile packs again
-        let _ = sd7_cache::keep_packs(out, &fresh_packs, c);
+        let _ = sd7_cache::keep_packs(out, packed, c);
     }
     Ok(())
 }
@@ -708,7 +708,7 @@ fn write_sd7(
     files: &[&ArchiveFile],
     progress: &mut PackProgress,
     cache: Option<&crate::compile::CompileCache>,
-    fresh_packs: &mut Vec<sd7_cache::FreshPack>,
+    packed: &mut Vec<sd7_cache::PackedEntry>,
 ) -> Result<(), FormatError> {
     let file = std::fs::File::create(path).map_err(|e| FormatError::io(path, e))?;
     write_sd7_to(
@@ -717,20 +717,20 @@ fn write_sd7(
         files,
         progress,
         cache,
-        fresh_packs,
+        packed,
     )
 }
 
 /// Packs `files` as a 7z into `out`; `path` names it in errors. With a `cache`, an entry
 /// whose packed stream it holds is copied from there, and the large entries packed here are
-/// listed in `fresh_packs` (by block) for the cache to keep.
+/// listed in `packed` (by block) for the cache to keep.
 fn write_sd7_to<W: Write + Seek>(
     out: W,
     path: &Path,
     files: &[&ArchiveFile],
     progress: &mut PackProgress,
     cache: Option<&crate::compile::CompileCache>,
-    fresh_packs: &mut Vec<sd7_cache::FreshPack>,
+    packed: &mut Vec<sd7_cache::PackedEntry>,
 ) -> Result<(), FormatError> {
     let total = total_bytes(files);
     let mut done = 0;
@@ -747,12 +747,15 @@ fn write_sd7_to<W: Write + Seek>(
         let key = cache
             .filter(|_| data.len() >= sd7_cache::CACHED_ENTRY_MIN_BYTES)
             .map(|_| sd7_cache::pack_key(&data, threads));
-        if let (Some(c), Some(key)) = (cache, &key)
-            && let Some(mut packed) = sd7_cache::cached_pack(c, key, &data)
-        {
-            sz.push_raw_block(&packed.archive, 0, &mut packed.reader, |_| f.path.clone())
+        let kept = match (cache, &key) {
+            (Some(c), Some(key)) => sd7_cache::cached_pack(c, key, &data),
+            _ => None,
+        };
+        if let (Some(c), Some(pack)) = (cache, &kept) {
+            let mut reader = std::io::Cursor::new(pack.bytes.as_slice());
+            sz.push_raw_block(&pack.archive, 0, &mut reader, |_| f.path.clone())
                 .map_err(serr)?;
-            c.count_pack(true);
+            c.count_pack_reused();
             done += data.len() as u64;
             if !progress(done, total) {
                 return Err(FormatError::Cancelled);
@@ -769,9 +772,13 @@ fn write_sd7_to<W: Write + Seek>(
             };
             sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
                 .map_err(serr)?;
-            if let Some(key) = key {
-                fresh_packs.push(sd7_cache::FreshPack { key, block });
-            }
+        }
+        if let Some(key) = key {
+            packed.push(sd7_cache::PackedEntry {
+                key,
+                block,
+                kept: kept.map(|k| k.bytes),
+            });
         }
         if !data.is_empty() {
             block += 1;
