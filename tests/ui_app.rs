@@ -359,6 +359,66 @@ fn export_from_the_file_menu_shows_progress_and_the_result() {
 }
 
 #[test]
+fn live_export_keeps_the_sdd_in_step_after_a_stroke() {
+    let Some(setup) = gpu_setup() else { return };
+    let maps = tempfile::tempdir().unwrap();
+    let options = EditorOptions {
+        maps_folder: Some(maps.path().to_path_buf()),
+        ..EditorOptions::default()
+    };
+    let mut harness = editor(options, setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("File").click();
+    for _ in 0..3 {
+        harness.step();
+    }
+    harness.get_by_label_contains("Export to the game").click();
+    for _ in 0..3 {
+        harness.step();
+    }
+    harness.get_by_label_contains("Live: keep the .sdd").click();
+    let sdd = maps.path().join("groundwork_starter_1.0.sdd");
+    let smf_in = |dir: &std::path::Path| {
+        std::fs::read_dir(dir.join("maps"))
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "smf"))
+    };
+    step_until(&mut harness, "the first live export", |h| {
+        smf_in(&sdd).is_some() && !h.state().export_running()
+    });
+    let smf = smf_in(&sdd).unwrap();
+    assert!(
+        harness
+            .query_by_label("File: groundwork_starter_1.0.sdd")
+            .is_some()
+    );
+    let first = std::fs::read(&smf).unwrap();
+    let mapinfo = sdd.join("mapinfo.lua");
+    let mapinfo_written = std::fs::metadata(&mapinfo).unwrap().modified().unwrap();
+    // close the dialog: live export goes on without it
+    harness.key_press(egui::Key::Escape);
+    harness.get_by_label("Raise").click();
+    harness.step();
+    let at = egui::pos2(600.0, 420.0);
+    drag(&mut harness, &[at, at + egui::vec2(40.0, 10.0)]);
+    step_until(&mut harness, "the live export after the stroke", |h| {
+        !h.state().export_running() && std::fs::read(&smf).unwrap() != first
+    });
+    // the .sdd holds the stroked ground, and the unchanged mapinfo.lua was not rewritten
+    let back = groundwork::formats::read_map(&sdd).unwrap().map;
+    assert_eq!(
+        back.height_words(),
+        harness.state().document().unwrap().map().height_words()
+    );
+    assert_eq!(
+        std::fs::metadata(&mapinfo).unwrap().modified().unwrap(),
+        mapinfo_written
+    );
+}
+
+#[test]
 fn dragging_the_sun_gizmo_moves_the_sun() {
     let Some(setup) = gpu_setup() else { return };
     let mut harness = editor(EditorOptions::default(), setup);

@@ -72,6 +72,11 @@ pub struct ExportDialog {
     typed: String,
     /// Why the typed folder was not taken.
     typed_error: Option<String>,
+    /// Live export: the `.sdd` in the maps folder kept in step with the document after each
+    /// stroke, on the worker thread.
+    pub live: bool,
+    /// The document revision the last live export started from.
+    live_revision: Option<u64>,
 }
 
 impl ExportDialog {
@@ -99,6 +104,8 @@ impl ExportDialog {
             typed_error: None,
             dir,
             remember,
+            live: false,
+            live_revision: None,
         }
     }
 
@@ -152,6 +159,29 @@ impl ExportDialog {
         } else {
             self.typed_error = Some(format!("{} is not a folder", path.display()));
         }
+    }
+
+    /// With live export on: the export to start now, when the document (at `revision`) has
+    /// changed since the last one, no stroke is under way, none is running, and the lint
+    /// finds no error. It overwrites the map's `.sdd` (and removes its other containers).
+    pub fn live_due(&mut self, map: &Map, revision: u64, stroking: bool) -> Option<ExportAction> {
+        if !self.live || stroking || self.running() || self.live_revision == Some(revision) {
+            return None;
+        }
+        let dir = self.dir.clone()?;
+        let errors = self
+            .findings(map, revision)
+            .iter()
+            .any(|f| f.severity == Severity::Error);
+        if errors {
+            return None;
+        }
+        self.live_revision = Some(revision);
+        Some(ExportAction::Start {
+            dir,
+            kind: ArchiveKind::Sdd,
+            overwrite: true,
+        })
     }
 
     /// Whether an export is running.
@@ -242,8 +272,8 @@ impl ExportDialog {
             .resizable(true)
             .default_width(560.0)
             .show(ctx, |ui| action = self.contents(ui, map, revision));
-        // closing the window does not stop a running export
-        self.open = open;
+        // closing the window (or Escape) does not stop a running export, nor live export
+        self.open = open && !ctx.input(|i| i.key_pressed(egui::Key::Escape));
         action
     }
 
@@ -331,6 +361,21 @@ impl ExportDialog {
                 ui.radio_value(&mut self.kind, k, text);
             }
         });
+        let live = ui
+            .checkbox(
+                &mut self.live,
+                "Live: keep the .sdd in the maps folder in step after every stroke",
+            )
+            .on_hover_text(
+                "Exports on the worker thread after each edit, rewriting only the files that changed; \
+                 the game sees the map at its next load. Other containers of this version are removed.",
+            );
+        if live.changed() {
+            self.live_revision = None;
+        }
+        if self.live {
+            self.kind = ArchiveKind::Sdd;
+        }
         let s = &map.settings;
         let file = archive_file_name(&s.name, &s.version, self.kind);
         ui.label(format!("File: {file}"));

@@ -38,7 +38,9 @@ impl EditorApp {
             }
         }
         let Some(doc) = &self.doc else { return };
-        let Some(action) = dialog.ui(ctx, doc.map(), doc.session.revision()) else {
+        let revision = doc.session.revision();
+        let live = dialog.live_due(doc.map(), revision, doc.session.stroking());
+        let Some(action) = dialog.ui(ctx, doc.map(), revision).or(live) else {
             return;
         };
         match action {

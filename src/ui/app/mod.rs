@@ -280,6 +280,11 @@ impl EditorApp {
         &mut self.tools
     }
 
+    /// Whether an export (asked for or live) is running.
+    pub fn export_running(&self) -> bool {
+        self.export.as_ref().is_some_and(|d| d.running())
+    }
+
     /// The open document, if any.
     pub fn document(&self) -> Option<&Document> {
         self.doc.as_ref()
