@@ -37,12 +37,10 @@ pub struct TryArgs {
     #[arg(
         long,
         requires = "screenshot",
-        value_delimiter = ',',
-        num_args = 6,
-        allow_negative_numbers = true,
+        allow_hyphen_values = true,
         value_name = "X,Y,Z,TX,TY,TZ"
     )]
-    pub camera: Option<Vec<f32>>,
+    pub camera: Option<String>,
     /// The map's start position the player takes (0-based).
     #[arg(long, default_value_t = 0)]
     pub start: usize,
@@ -67,18 +65,7 @@ pub fn run(args: TryArgs) -> Result<(), String> {
             frames: args.frames.unwrap_or(DEFAULT_HEADLESS_FRAMES),
         }
     } else if let Some(out) = &args.screenshot {
-        let camera = args.camera.as_deref().map(|c| Camera {
-            position_elmos: [c[0], c[1], c[2]],
-            target_elmos: [c[3], c[4], c[5]],
-        });
-        if camera.is_some_and(|c| {
-            c.position_elmos
-                .iter()
-                .chain(&c.target_elmos)
-                .any(|v| !v.is_finite())
-        }) {
-            return Err("--camera: six finite numbers, X,Y,Z,TX,TY,TZ in elmos".into());
-        }
+        let camera = args.camera.as_deref().map(parse_camera).transpose()?;
         Mode::Screenshot {
             out: out.clone(),
             camera,
@@ -154,6 +141,23 @@ pub fn run(args: TryArgs) -> Result<(), String> {
     match failure {
         Some(why) => Err(why),
         None => Ok(()),
+    }
+}
+
+/// `X,Y,Z,TX,TY,TZ` (elmos) as a camera.
+fn parse_camera(text: &str) -> Result<Camera, String> {
+    let bad = || format!("--camera {text}: six numbers X,Y,Z,TX,TY,TZ in elmos");
+    let v: Vec<f32> = text
+        .split(',')
+        .map(|t| t.trim().parse::<f32>().ok().filter(|v| v.is_finite()))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    match v[..] {
+        [x, y, z, tx, ty, tz] => Ok(Camera {
+            position_elmos: [x, y, z],
+            target_elmos: [tx, ty, tz],
+        }),
+        _ => Err(bad()),
     }
 }
 

@@ -395,7 +395,20 @@ fn launch_in(
         .map_err(|e| format!("{}: {e}", sandbox.output.display()))?;
     let data_var = std::env::join_paths(&data_dirs)
         .map_err(|e| format!("a data folder's path cannot go in SPRING_DATADIR: {e}"))?;
-    let child = Command::new(&engine.binary)
+    let mut command = Command::new(&engine.binary);
+    // SDL wants a private runtime folder; a CI shell often has none
+    let runtime_ok = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| Path::new(&d).is_dir());
+    if !runtime_ok {
+        let runtime = sandbox.root.join("runtime");
+        std::fs::create_dir_all(&runtime).map_err(|e| format!("{}: {e}", runtime.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let _ = std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700));
+        }
+        command.env("XDG_RUNTIME_DIR", runtime);
+    }
+    let child = command
         .arg("--config")
         .arg(&sandbox.settings)
         // the start script last, as the engine takes it

@@ -41,7 +41,11 @@ function GameFrame(n)
     if C.cheats then Spring.SendCommands("cheat") end
     place_camera()
   end
-  if C.shot_frame and n == math.max(1, C.shot_frame - 40) then place_camera() end
+  if C.shot_frame and n == math.max(1, C.shot_frame - 40) then
+    -- the map alone: no console, panels or cursor in the picture
+    Spring.SendCommands("hideinterface 1")
+    place_camera()
+  end
   if C.shot_frame and n == C.shot_frame then
     Spring.SendCommands("screenshot png")
     Spring.Echo("GROUNDWORK shot " .. n)
