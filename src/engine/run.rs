@@ -284,7 +284,9 @@ pub struct RunningEngine {
     pub timeout: Option<Duration>,
 }
 
-/// Stages the map and starts the engine on it in a fresh sandbox; returns at once.
+/// Stages the map and starts the engine on it in a fresh sandbox; returns once the engine is
+/// started. Staging compiles a document (seconds on a large map): the editor calls this on a
+/// worker thread, and `progress` reports the compile's stages and cancels it.
 pub fn launch(
     source: MapSource,
     options: &TryOptions,

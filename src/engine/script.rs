@@ -130,13 +130,16 @@ impl StartScript {
     }
 }
 
+/// A point on the map in elmos (x, z).
+pub type PointElmos = (f32, f32);
+
 /// The player's start (start `index` of the map's) and the enemy's (the next one, or the
 /// player's own on a one-start map), in elmos. A map without starts leaves both to the game;
 /// an index past the last start is an error naming how many there are.
 pub fn chosen_starts(
     teams: &[Team],
     index: usize,
-) -> Result<(Option<(f32, f32)>, Option<(f32, f32)>), String> {
+) -> Result<(Option<PointElmos>, Option<PointElmos>), String> {
     if teams.is_empty() {
         return if index == 0 {
             Ok((None, None))
