@@ -212,6 +212,13 @@ fn a_fake_engine_gets_the_settings_and_the_start_script_last() {
         out.contains("error: the engine exited (exit status: 3) without loading New map 1.0: the engine says: Error: fake engine, no map loaded"),
         "{out}"
     );
+    // a failed try keeps its sandbox, and says where
+    let kept = out
+        .lines()
+        .find_map(|l| l.strip_prefix("the sandbox: "))
+        .and_then(|l| l.split(" (").next())
+        .unwrap_or_else(|| panic!("no sandbox named: {out}"));
+    std::fs::remove_dir_all(kept).unwrap();
     let args = std::fs::read_to_string(tmp.path().join("args.txt")).unwrap();
     let args: Vec<&str> = args.lines().collect();
     assert_eq!(args.len(), 3, "{args:?}");
