@@ -8,6 +8,8 @@
 //!   its WGSL kernel and CPU twin), symmetry, the editing session, tile undo, ops files.
 //! - [`gpu`]: the renderer and the tools' kernels on the GPU (wgpu, no egui).
 //! - [`lint`]: every known way a map goes silently wrong, with the fix offered.
+//! - [`engine`]: trying a map in the engine: finding Spring or BAR, a sandbox, the start
+//!   script, the log read back.
 //! - [`install`]: the games' maps folders, BAR's archive names, installing an export.
 //! - [`ui`]: the editor's window: egui panels, one module each, and the app.
 //! - [`assets`]: what the editor ships with (the starter map).
@@ -18,6 +20,7 @@ pub mod assets;
 pub mod cli;
 pub mod compile;
 pub mod edit;
+pub mod engine;
 pub mod formats;
 pub mod fuzz;
 pub mod gpu;

@@ -75,6 +75,32 @@ fn progress_printer(quiet: bool) -> impl Fn(Stage, u64, u64) + Sync {
     }
 }
 
+/// Where `map`'s texture layers bake: on the GPU when there is one that runs compute and
+/// `cpu_bake` is off, else on the CPU (`None`); says which unless `quiet`.
+pub(super) fn choose_baker(
+    map: &crate::map::Map,
+    cpu_bake: bool,
+    quiet: bool,
+) -> Option<crate::compile::Baker> {
+    if map.texture_layers.is_empty() || cpu_bake {
+        return None;
+    }
+    match crate::gpu::bake::shared_headless() {
+        Ok(ctx) => {
+            if !quiet {
+                eprintln!("baking the texture layers on {}", ctx.describe());
+            }
+            Some(crate::gpu::bake::bake_with_headless_gpu)
+        }
+        Err(why) => {
+            if !quiet {
+                eprintln!("baking the texture layers on the CPU ({why})");
+            }
+            None
+        }
+    }
+}
+
 pub fn run(args: CompileArgs) -> Result<(), String> {
     let started = Instant::now();
     let loaded = open_map(&args.project).map_err(|e| e.to_string())?;
@@ -82,26 +108,7 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
-    // the texture layers bake on the GPU when there is one that runs compute
-    let baker: Option<crate::compile::Baker> =
-        if loaded.map.texture_layers.is_empty() || args.cpu_bake {
-            None
-        } else {
-            match crate::gpu::bake::shared_headless() {
-                Ok(ctx) => {
-                    if !args.quiet {
-                        eprintln!("baking the texture layers on {}", ctx.describe());
-                    }
-                    Some(crate::gpu::bake::bake_with_headless_gpu)
-                }
-                Err(why) => {
-                    if !args.quiet {
-                        eprintln!("baking the texture layers on the CPU ({why})");
-                    }
-                    None
-                }
-            }
-        };
+    let baker = choose_baker(&loaded.map, args.cpu_bake, args.quiet);
     let options = CompileOptions {
         quality: if args.best {
             Bc1Quality::Best

@@ -1,5 +1,5 @@
 //! The headless commands: analyze, compile, decompile, edit, info, import, lint, metadata, new,
-//! render, resize. Each prints progress on stderr and
+//! render, resize, try. Each prints progress on stderr and
 //! exits non-zero with one clear line on any error.
 
 mod analyze;
@@ -13,6 +13,7 @@ mod metadata;
 mod new;
 pub mod render;
 mod resize;
+mod try_map;
 
 use clap::{Parser, Subcommand};
 
@@ -52,6 +53,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Crop, extend or scale a project to another size, every layer with it.
     Resize(resize::ResizeArgs),
+    /// Try a map in the engine: play it, check that it loads (--headless), or take a screenshot.
+    Try(try_map::TryArgs),
 }
 
 /// The whole command line: the derived commands, and `import` built from the importers.
@@ -88,6 +91,7 @@ pub fn run() -> i32 {
         Some(Command::New(a)) => new::run(a),
         Some(Command::Render(a)) => render::run(a),
         Some(Command::Resize(a)) => resize::run(a),
+        Some(Command::Try(a)) => try_map::run(a),
     };
     exit_code(result)
 }

@@ -1,0 +1,285 @@
+//! `groundwork try` against the real engine: a compiled project loads in spring-headless and
+//! the load time is reported; a broken map fails with the engine's own line; a screenshot in
+//! the windowed engine under Xvfb shows the map. And, with no engine at all, a fake engine
+//! script receives the settings and the start script (last), as the editor's Try button will
+//! pass them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SPRING_HEADLESS: &str = "/usr/games/spring-headless";
+const SPRING_GL: &str = "/usr/games/spring";
+
+fn gw() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_groundwork"));
+    // the engine's SDL wants no Wayland here; `try` makes its own runtime folder
+    c.env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove(groundwork::engine::discover::ENGINE_VARIABLE);
+    c
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Spring's headless engine, or a skip.
+fn spring_headless_or_skip() -> Option<PathBuf> {
+    let p = PathBuf::from(SPRING_HEADLESS);
+    if p.is_file() {
+        Some(p)
+    } else {
+        groundwork::test_support::skip(
+            "spring not found (/usr/games/spring-headless: apt-get install -y spring)",
+        );
+        None
+    }
+}
+
+/// A new 8 x 8 project with two starts.
+fn new_project(dir: &Path, terrain: &str) {
+    let mut c = gw();
+    c.args([
+        "new",
+        "--size",
+        "8x8",
+        "--players",
+        "2",
+        "--terrain",
+        terrain,
+    ]);
+    if terrain != "flat" {
+        c.args(["--seed", "3"]);
+    }
+    let r = c.arg(dir).output().unwrap();
+    assert!(r.status.success(), "{}", text(&r));
+}
+
+#[test]
+fn a_compiled_project_loads_headless_and_the_load_time_is_reported() {
+    let Some(engine) = spring_headless_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("proj");
+    new_project(&project, "flat");
+    let r = gw()
+        .args(["try", "--headless", "--start", "1", "--engine"])
+        .arg(&engine)
+        .arg(&project)
+        .output()
+        .unwrap();
+    let out = text(&r);
+    assert!(r.status.success(), "{out}");
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("loaded New map 1.0 in "))
+        .unwrap_or_else(|| panic!("no load time in: {out}"));
+    let seconds: f64 = line["loaded New map 1.0 in ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(seconds > 0.0 && seconds < 120.0, "{line}");
+    eprintln!("{line}");
+    // the sandbox is gone after a pass
+    assert!(!out.contains("the sandbox:"), "{out}");
+}
+
+#[test]
+fn a_broken_map_fails_with_the_engines_own_line() {
+    let Some(engine) = spring_headless_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("proj");
+    new_project(&project, "flat");
+    let archive = tmp.path().join("broken_1.0.sdd");
+    common::compile_project(&project, &archive);
+    // cut the tile file and the map file short: spring-headless never reads the tiles, but the
+    // .smf's header it cannot do without
+    for e in std::fs::read_dir(archive.join("maps")).unwrap() {
+        let p = e.unwrap().path();
+        let f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+        f.set_len(40).unwrap();
+    }
+    let r = gw()
+        .args(["try", "--headless", "--engine"])
+        .arg(&engine)
+        .arg(&archive)
+        .output()
+        .unwrap();
+    let out = text(&r);
+    assert!(!r.status.success(), "{out}");
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    let error = stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line: {out}"));
+    assert!(
+        error.contains("forced quit with exception") && error.contains("corrupt header"),
+        "{error}"
+    );
+    // the sandbox is kept to read the whole log
+    assert!(out.contains("the sandbox: "), "{out}");
+    let kept = out
+        .lines()
+        .find_map(|l| l.strip_prefix("the sandbox: "))
+        .and_then(|l| l.split(" (").next())
+        .unwrap();
+    assert!(Path::new(kept).join("write/infolog.txt").is_file());
+    std::fs::remove_dir_all(kept).unwrap();
+}
+
+#[test]
+fn a_screenshot_in_the_windowed_engine_shows_the_map() {
+    let xvfb = Path::new("/usr/bin/xvfb-run");
+    if !Path::new(SPRING_GL).is_file() || !xvfb.is_file() {
+        groundwork::test_support::skip(
+            "spring not found (/usr/games/spring and xvfb-run: apt-get install -y spring xvfb)",
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("hills");
+    new_project(&project, "hills");
+    let shot = tmp.path().join("shot.png");
+    let r = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_groundwork"))
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_RUNTIME_DIR")
+        .args(["try", "--cpu-bake", "--engine", SPRING_GL, "--screenshot"])
+        .arg(&shot)
+        .args(["--camera", "2048,2500,5200,2048,100,1800"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", text(&r));
+    let img = image::open(&shot).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (1024, 768));
+    // the ground fills the lower half: many colours there, not one flat fill
+    let mut colours = std::collections::BTreeSet::new();
+    for y in 500..760 {
+        for x in (0..1024).step_by(7) {
+            colours.insert(img.get_pixel(x, y).0);
+        }
+    }
+    assert!(colours.len() > 50, "{} colours", colours.len());
+}
+
+/// An engine that records its arguments and the start script it is given, and exits.
+#[cfg(unix)]
+fn fake_engine(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let p = dir.join("fake-spring.sh");
+    std::fs::write(
+        &p,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{0}/args.txt'\nfor last in \"$@\"; do :; done\ncp \"$last\" '{0}/script.txt'\nenv > '{0}/env.txt'\necho 'Error: fake engine, no map loaded'\nexit 3\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fake_engine_gets_the_settings_and_the_start_script_last() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fake = fake_engine(tmp.path());
+    let project = tmp.path().join("proj");
+    new_project(&project, "flat");
+    let r = gw()
+        .env(groundwork::engine::discover::ENGINE_VARIABLE, &fake)
+        .args(["try", "--start", "1"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let out = text(&r);
+    assert!(!r.status.success(), "{out}");
+    assert!(
+        out.contains("error: the engine exited (exit status: 3) without loading New map 1.0: the engine says: Error: fake engine, no map loaded"),
+        "{out}"
+    );
+    // a failed try keeps its sandbox, and says where
+    let kept = out
+        .lines()
+        .find_map(|l| l.strip_prefix("the sandbox: "))
+        .and_then(|l| l.split(" (").next())
+        .unwrap_or_else(|| panic!("no sandbox named: {out}"));
+    std::fs::remove_dir_all(kept).unwrap();
+    let args = std::fs::read_to_string(tmp.path().join("args.txt")).unwrap();
+    let args: Vec<&str> = args.lines().collect();
+    assert_eq!(args.len(), 3, "{args:?}");
+    assert_eq!(args[0], "--config");
+    assert!(args[1].ends_with("springsettings.cfg") && args[2].ends_with("script.txt"));
+    let script = std::fs::read_to_string(tmp.path().join("script.txt")).unwrap();
+    assert!(script.contains("MapName=New map 1.0;"), "{script}");
+    assert!(script.contains("GameType=Groundwork Try 1;"));
+    assert!(script.contains("StartPosType=3;"));
+    // start 1 of the 8 x 8 two-player map: the second team's position, mirrored
+    let map = groundwork::formats::open_map(&project).unwrap().map;
+    let t = &map.teams[1];
+    assert!(
+        script.contains(&format!(
+            "[TEAM0] {{ TeamLeader=0; AllyTeam=0; StartPosX={}; StartPosZ={}; }}",
+            t.start_x_elmos.round(),
+            t.start_z_elmos.round()
+        )),
+        "{script}"
+    );
+    let env = std::fs::read_to_string(tmp.path().join("env.txt")).unwrap();
+    assert!(env.lines().any(|l| l.starts_with("SPRING_WRITEDIR=")));
+    assert!(env.lines().any(|l| l.starts_with("SPRING_DATADIR=")));
+    // a start the map lacks is refused before anything runs
+    let r = gw()
+        .env(groundwork::engine::discover::ENGINE_VARIABLE, &fake)
+        .args(["try", "--start", "5"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert!(!r.status.success());
+    assert!(
+        text(&r).contains("error: --start 5: the map has 2 start positions (0 to 1)"),
+        "{}",
+        text(&r)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_editors_launch_runs_in_the_background_and_reports_when_the_engine_exits() {
+    use groundwork::compile::Progress;
+    use groundwork::engine::{MapSource, Mode, TryOptions, launch};
+    let tmp = tempfile::tempdir().unwrap();
+    let fake = fake_engine(tmp.path());
+    let map = groundwork::assets::starter_map().unwrap();
+    let mut options = TryOptions::new(Mode::Play);
+    options.engine = Some(fake);
+    let mut running = launch(MapSource::Document(&map), &options, &Progress::none()).unwrap();
+    assert!(running.sandbox.script.is_file());
+    let report = loop {
+        if let Some(r) = running.try_finish() {
+            break r;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(report.exit_code, Some(3));
+    assert!(!report.loaded);
+    assert_eq!(report.errors, ["Error: fake engine, no map loaded"]);
+    assert!(report.failure().unwrap().contains("without loading"));
+    assert!(report.sandbox.data.join("maps").read_dir().unwrap().count() == 1);
+    report.sandbox.remove();
+    assert!(!report.sandbox.root.exists());
+}
