@@ -418,6 +418,72 @@ fn live_export_keeps_the_sdd_in_step_after_a_stroke() {
     );
 }
 
+/// A stand-in for the engine: records its arguments, its environment and the start script
+/// (its last argument), prints the minimal game's "loaded" line, and exits.
+fn fake_engine(dir: &std::path::Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("fake-spring");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\nrec=\"$(dirname \"$0\")\"\nprintf '%s\\n' \"$@\" > \"$rec/args.txt\"\n\
+         for last; do :; done\ncp \"$last\" \"$rec/script.txt\"\n\
+         env | grep '^SPRING_' > \"$rec/env.txt\"\n\
+         echo '[t=00:00:01.500000][f=-000001] GROUNDWORK loaded 0'\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn try_in_game_starts_the_engine_on_the_map_at_the_first_start() {
+    let Some(setup) = gpu_setup() else { return };
+    let rec = tempfile::tempdir().unwrap();
+    let options = EditorOptions {
+        engine: Some(fake_engine(rec.path())),
+        ..EditorOptions::default()
+    };
+    let mut harness = editor(options, setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("Try in game  (F5)").click();
+    harness.step();
+    assert!(harness.state().engine_busy());
+    step_until(&mut harness, "the engine closing", |h| {
+        !h.state().engine_busy()
+    });
+    let lines = harness.state().log_lines();
+    assert!(
+        lines.iter().any(|l| l.contains("loaded in 1.5 s")),
+        "{lines:#?}"
+    );
+    // the settings, then the start script last, as Spring takes them
+    let args: Vec<String> = std::fs::read_to_string(rec.path().join("args.txt"))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert!(args.iter().any(|a| a == "--config"), "{args:?}");
+    assert!(args.last().unwrap().ends_with(".txt"), "{args:?}");
+    let script = std::fs::read_to_string(rec.path().join("script.txt")).unwrap();
+    let map = harness.state().document().unwrap().map().clone();
+    assert!(
+        script.contains(&format!("MapName={};", map.settings.versioned_name())),
+        "{script}"
+    );
+    let start = &map.teams[0];
+    assert!(
+        script.contains(&format!(
+            "StartPosX={}; StartPosZ={};",
+            start.start_x_elmos.round(),
+            start.start_z_elmos.round()
+        )),
+        "{script}"
+    );
+    // the engine's data folder holds the map compiled from the document
+    let env = std::fs::read_to_string(rec.path().join("env.txt")).unwrap();
+    assert!(env.contains("SPRING_DATADIR="), "{env}");
+}
+
 #[test]
 fn dragging_the_sun_gizmo_moves_the_sun() {
     let Some(setup) = gpu_setup() else { return };

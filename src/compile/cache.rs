@@ -41,6 +41,16 @@ pub struct CompileCache {
     stats: Mutex<CacheStats>,
 }
 
+impl std::fmt::Debug for CompileCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompileCache")
+            .field("dir", &self.dir)
+            .field("cap_bytes", &self.cap_bytes)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
 /// What the cache did in one compile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CacheStats {

@@ -35,7 +35,7 @@ pub type Baker = fn(
 ) -> Result<crate::map::GroundTexture, String>;
 
 /// How to compile.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
     pub quality: Bc1Quality,
     /// Where the texture layers are baked (the GPU's `gpu::bake::bake_with_headless_gpu`);

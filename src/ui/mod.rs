@@ -51,6 +51,9 @@ pub struct EditorOptions {
     /// The tool chosen at the start (`--tool raise`, `--tool "Place feature"`), as the Tools
     /// panel names it; for screenshots of a tool's settings.
     pub tool: Option<String>,
+    /// The engine Try in game (F5) runs (`--engine PATH`); `None`: `$GROUNDWORK_ENGINE`, BAR's
+    /// engine, then Spring's.
+    pub engine: Option<PathBuf>,
 }
 
 impl EditorOptions {
@@ -68,12 +71,14 @@ impl EditorOptions {
         while i < args.len() {
             let a = &args[i];
             match a.as_str() {
-                "--screenshot" | "--frames" | "--tool" => {
+                "--screenshot" | "--frames" | "--tool" | "--engine" => {
                     let Some(v) = args.get(i + 1) else {
                         return Some(Err(format!("{a} needs a value")));
                     };
                     if a == "--tool" {
                         o.tool = Some(v.clone());
+                    } else if a == "--engine" {
+                        o.engine = Some(PathBuf::from(v));
                     } else if a == "--screenshot" {
                         shot = Some(PathBuf::from(v));
                     } else {

@@ -16,6 +16,7 @@ impl EditorApp {
         let open = pressed(cmd, Key::O);
         let quit = pressed(cmd, Key::Q);
         let export = pressed(cmd, Key::E);
+        let try_game = pressed(Modifiers::NONE, Key::F5);
         if redo {
             self.undo(true);
         } else if undo {
@@ -34,6 +35,9 @@ impl EditorApp {
         }
         if export {
             self.open_export();
+        }
+        if try_game {
+            self.try_in_game(ctx);
         }
     }
 
@@ -180,6 +184,38 @@ impl EditorApp {
                 }
                 ui.checkbox(&mut self.show_log, "Log");
             });
+            ui.separator();
+            let has_map = self.doc.is_some();
+            let starting = matches!(self.try_game, super::try_game::TryGame::Starting(_));
+            let running = matches!(self.try_game, super::try_game::TryGame::Running(_));
+            let label = if starting {
+                "Starting the engine …"
+            } else if running {
+                "In game"
+            } else {
+                "Try in game  (F5)"
+            };
+            if ui
+                .add_enabled(has_map && !starting && !running, egui::Button::new(label))
+                .on_hover_text(
+                    "Compiles the map to a scratch folder and starts the engine on it: you alone \
+                     in a skirmish at the first start, cheats on. Errors from the engine's log \
+                     come to the log when it closes.",
+                )
+                .clicked()
+            {
+                self.try_in_game(&ctx);
+            }
+            if ui
+                .add_enabled(
+                    has_map && !self.engine_busy(),
+                    egui::Button::new("Engine view"),
+                )
+                .on_hover_text("The engine's own picture of the map from this view's camera")
+                .clicked()
+            {
+                self.engine_screenshot(&ctx);
+            }
         });
     }
 

@@ -7,6 +7,7 @@ mod export;
 mod import;
 mod menu;
 mod screenshot;
+mod try_game;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -127,6 +128,12 @@ pub struct EditorApp {
     /// File > Export, made on first use.
     export: Option<crate::ui::export_dialog::ExportDialog>,
     /// Where exports go when the command line or a test says (no looking for the games).
+    /// Try in game: the engine started on the map, or starting.
+    try_game: try_game::TryGame,
+    /// The engine's picture from the view's camera.
+    engine_view: try_game::EngineView,
+    /// The engine Try in game runs, instead of looking for one (tests, `--engine`).
+    engine_path: Option<PathBuf>,
     /// The tiles and packed streams of the last exports, so a re-export after a stroke
     /// encodes only what changed.
     compile_cache: Arc<crate::compile::CompileCache>,
@@ -230,6 +237,9 @@ impl EditorApp {
             range_offer: None,
             export: None,
             // tests give the editor a folder of its own: its cache goes there too
+            try_game: Default::default(),
+            engine_view: Default::default(),
+            engine_path: options.engine.clone(),
             compile_cache: Arc::new(match &options.config_dir {
                 Some(d) => crate::compile::CompileCache::on_disk(
                     d.join("cache"),
@@ -278,6 +288,11 @@ impl EditorApp {
     /// The tools panel (which tool, its settings).
     pub fn tools(&mut self) -> &mut ToolsPanel {
         &mut self.tools
+    }
+
+    /// The log's lines, oldest first.
+    pub fn log_lines(&self) -> Vec<String> {
+        self.log.entries().iter().map(|e| e.text.clone()).collect()
     }
 
     /// Whether an export (asked for or live) is running.
@@ -736,6 +751,8 @@ impl eframe::App for EditorApp {
         }
         self.shortcuts(&ctx);
         self.export_ui(&ctx);
+        self.poll_try_game(&ctx);
+        self.engine_view_ui(&ctx);
         self.autosave_ui(&ctx);
 
         // drag and drop
