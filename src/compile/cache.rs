@@ -273,7 +273,7 @@ impl CompileCache {
                 Some((m.modified().ok()?, m.len(), e.path()))
             })
             .collect();
-        files.sort_by(|a, b| b.0.cmp(&a.0));
+        files.sort_by_key(|f| std::cmp::Reverse(f.0));
         let mut total = 0u64;
         for (_, len, path) in files {
             total += len;
@@ -305,7 +305,7 @@ fn files_newest_first(dir: &Path, ext: &str) -> Vec<PathBuf> {
         .filter(|e| e.path().extension().is_some_and(|x| x == ext))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
     files.into_iter().map(|(_, p)| p).collect()
 }
 
