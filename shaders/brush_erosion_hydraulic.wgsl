@@ -22,6 +22,7 @@ const FILM_ELMOS: f32 = 0.5;
 const MAX_SPEED: f32 = 1.0;
 const REACH_RADII: f32 = 1.5;
 const BEND_ELMOS: f32 = 0.25;
+const SETTLE_SPREAD: f32 = 0.25;
 
 fn ground(x: i32, z: i32) -> f32 {
     return textureLoad(source, copy_index(vec2<i32>(x, z)), 0).r;
@@ -264,6 +265,41 @@ fn erode(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     store(i, h);
     put_state(i, vec4<f32>(depth, s, here.z, here.w));
+}
+
+// the load spreads to the neighbours in the domain and is laid where no step grows
+@compute @workgroup_size(8, 8, 1)
+fn settle(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (!in_rect(id)) {
+        return;
+    }
+    let i = cell_of(id);
+    let x = i32(i.x);
+    let z = i32(i.y);
+    if (!in_domain(x, z)) {
+        put_state(i, vec4<f32>(-1.0, 0.0, 0.0, 0.0));
+        return;
+    }
+    let here = st(x, z);
+    var s = here.y;
+    let offsets = array<vec2<i32>, 4>(vec2<i32>(-1, 0), vec2<i32>(1, 0), vec2<i32>(0, -1), vec2<i32>(0, 1));
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let o = offsets[k];
+        if (in_domain(x + o.x, z + o.y)) {
+            s = s + SETTLE_SPREAD * (st(x + o.x, z + o.y).y - here.y);
+        }
+    }
+    let h = ground(x, z);
+    let hl = ground(x - 1, z);
+    let hr = ground(x + 1, z);
+    let hn = ground(x, z - 1);
+    let hs = ground(x, z + 1);
+    let room = slack(h, vec4<f32>(hl, hr, hn, hs), stroke.tool[1].w);
+    let mean = 0.25 * (hl + hr + hn + hs);
+    let up = min(room.y, max(mean + BEND_ELMOS, h) - h);
+    let dep = max(min(s, up), 0.0);
+    store(i, h + dep);
+    put_state(i, vec4<f32>(here.x, s - dep, here.z, here.w));
 }
 
 @compute @workgroup_size(8, 8, 1)
