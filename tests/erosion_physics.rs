@@ -9,7 +9,7 @@
 //! Not met yet, and kept as an ignored test that says so: the stricter rule that on a
 //! smooth hill the largest step grows not at all. The sediment still carried when a dab ends
 //! settles where it is, and at the fading edge of the storm that makes steps a little steeper
-//! (3.83 to about 4.8 elmos on the hill; run with `--ignored` for the figures).
+//! (3.83 to about 3.89 elmos on the hill; run with `--ignored` for the figures).
 
 use groundwork::edit::session::reborrow;
 use groundwork::edit::tools::{Tool, ToolSettings, find};
