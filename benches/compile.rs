@@ -347,6 +347,7 @@ fn main() {
         (true, None) => eprintln!("7-Zip not found (7zz, 7z or 7za): the peer pair skipped"),
     }
 
+    let decompile = decompile_rows(gw, dir.path(), &peer_dir);
     let incremental = incremental_rows(gw, dir.path(), &project, side);
 
     println!(
@@ -407,10 +408,74 @@ fn main() {
             );
         }
     }
+    println!("\ndecompiling groundwork's .sdd (the same .smf and .smt):");
+    for (tool, cost) in &decompile {
+        println!(
+            "{tool:<44} {:>6.2} s wall {:>6.2} s cpu",
+            cost.wall.as_secs_f64(),
+            cost.cpu.as_secs_f64()
+        );
+    }
+    if let (Some(ours), Some(theirs)) = (decompile.first(), decompile.get(1)) {
+        println!(
+            "groundwork decompile takes {:.2}x the wall time of {}",
+            ours.1.wall.as_secs_f64() / theirs.1.wall.as_secs_f64(),
+            theirs.0
+        );
+    }
     println!("\nthe edit-test loop (the same run, the same map):");
     for (what, ratio, target) in incremental {
         println!("{what}: {:.2}x (target: {target:.2}x at most)", ratio);
     }
+}
+
+/// `groundwork decompile` of the cold `.sdd`, then the peer's and Debian's `mapdecompile` on
+/// its `.smf` and `.smt`: (tool, cost) rows, ours first.
+fn decompile_rows(gw: &str, dir: &Path, peer_dir: &Path) -> Vec<(String, Cost)> {
+    let sdd = dir.join("out.sdd");
+    let maps = sdd.join("maps");
+    let smf = std::fs::read_dir(&maps)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".smf"))
+        .expect("the .sdd holds a .smf");
+    let mut rows = Vec::new();
+    let out = dir.join("decompiled");
+    let cost = measure(
+        Command::new(gw)
+            .arg("decompile")
+            .arg(&sdd)
+            .arg("-o")
+            .arg(&out),
+    );
+    assert!(cost.ok, "groundwork decompile failed");
+    rows.push(("groundwork decompile .sdd -> project".to_string(), cost));
+    for (label, bin) in [
+        ("peer mapdecompile", peer_dir.join("mapdecompile")),
+        ("Debian mapdecompile", "/usr/games/mapdecompile".into()),
+    ] {
+        if !bin.is_file() {
+            eprintln!("{label} not found ({}): skipped", bin.display());
+            continue;
+        }
+        // a copy of the two files, so the images land beside them and not in the .sdd
+        let work = dir.join(label.replace(' ', "-"));
+        std::fs::create_dir_all(&work).unwrap();
+        for e in std::fs::read_dir(&maps).unwrap().flatten() {
+            std::fs::copy(e.path(), work.join(e.file_name())).unwrap();
+        }
+        let cost = measure(
+            Command::new(&bin)
+                .current_dir(&work)
+                .arg("-directory")
+                .arg(".")
+                .arg("-mapfile")
+                .arg(&smf),
+        );
+        rows.push((format!("{label} .smf -> images"), cost));
+    }
+    rows
 }
 
 /// Identical files, or which differs.
