@@ -485,6 +485,56 @@ fn try_in_game_starts_the_engine_on_the_map_at_the_first_start() {
 }
 
 #[test]
+fn engine_view_shows_the_engines_picture_from_the_views_camera() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(setup) = gpu_setup() else { return };
+    let rec = tempfile::tempdir().unwrap();
+    // the "engine" takes its screenshot by copying this picture, 64 x 32 texels
+    let picture = rec.path().join("picture.png");
+    image::RgbaImage::from_pixel(64, 32, image::Rgba([200, 40, 40, 255]))
+        .save(&picture)
+        .unwrap();
+    let fake = rec.path().join("fake-spring");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nrec=\"$(dirname \"$0\")\"\n\
+         for d in $(echo \"$SPRING_DATADIR\" | tr ':' ' '); do \
+         cp \"$d\"/games/*/LuaRules/groundwork_try.lua \"$rec/\" 2>/dev/null; done\n\
+         mkdir -p \"$SPRING_WRITEDIR/screenshots\"\n\
+         cp \"$rec/picture.png\" \"$SPRING_WRITEDIR/screenshots/screen00000.png\"\n\
+         echo '[t=00:00:02.000000][f=0000090] GROUNDWORK loaded 0'\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let options = EditorOptions {
+        engine: Some(fake),
+        ..EditorOptions::default()
+    };
+    let mut harness = editor(options, setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("Engine view").click();
+    harness.step();
+    step_until(&mut harness, "the engine's picture", |h| {
+        !h.state().engine_busy()
+    });
+    let lines = harness.state().log_lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("the engine's picture is shown")),
+        "{lines:#?}"
+    );
+    assert!(
+        harness
+            .query_by_label_contains("as the game draws it")
+            .is_some()
+    );
+    // the engine was told the view's camera
+    let told = std::fs::read_to_string(rec.path().join("groundwork_try.lua")).unwrap();
+    assert!(told.contains("camera = {px = "), "{told}");
+}
+
+#[test]
 fn dragging_the_sun_gizmo_moves_the_sun() {
     let Some(setup) = gpu_setup() else { return };
     let mut harness = editor(EditorOptions::default(), setup);
