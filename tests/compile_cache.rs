@@ -263,3 +263,28 @@ fn a_sdd_reexport_rewrites_only_the_files_that_changed() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn repeated_tiles_come_back_from_disk_at_every_place() {
+    // a flat ground with one noisy square: thousands of places share one tile
+    let mut map = noisy_map();
+    let w = map.texture.width();
+    for (i, px) in map.texture.rgba_mut().chunks_exact_mut(4).enumerate() {
+        let (x, y) = (i % w, i / w);
+        if !(256..768).contains(&x) || !(256..768).contains(&y) {
+            px.copy_from_slice(&[90, 120, 60, 255]);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cache_dir = dir.path().join("cache");
+    let warm = Arc::new(CompileCache::on_disk(cache_dir.clone(), 1 << 30));
+    compile(&map, &dir.path().join("warm.sdd"), Some(&warm));
+    let fresh = Arc::new(CompileCache::on_disk(cache_dir, 1 << 30).without_memory());
+    let out = dir.path().join("from_disk.sdd");
+    compile(&map, &out, Some(&fresh));
+    let s = fresh.stats();
+    assert_eq!((s.tiles_encoded, s.tiles_from_disk), (0, 64 * 64), "{s:?}");
+    let cold = dir.path().join("cold.sdd");
+    compile(&map, &cold, None);
+    assert_same(&out, &cold);
+}

@@ -116,7 +116,8 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
             Bc1Quality::Fast
         },
         baker,
-        cache: (!args.no_cache).then(|| std::sync::Arc::new(CompileCache::for_user())),
+        cache: (!args.no_cache)
+            .then(|| std::sync::Arc::new(CompileCache::for_user().without_memory())),
     };
     let report = progress_printer(args.quiet);
     let cancel = AtomicBool::new(false);

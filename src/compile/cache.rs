@@ -1,5 +1,6 @@
 //! The compile cache: each 32x32 tile's BC1 (with its mips) kept under a hash of its source
-//! texels and the encoder that made it, and each `.sd7` entry's packed stream under a hash of
+//! texels and the encoder that made it (xxh3-128: fast enough that hashing the whole texture
+//! costs little beside decoding it), and each `.sd7` entry's packed stream under a hash of
 //! its bytes and the packer's settings, in memory for this process and on disk in the user's
 //! cache folder under a size cap (least recently used first out). A compile after a small edit
 //! only encodes and packs what changed. Nothing read from disk is trusted: an entry whose
@@ -13,15 +14,18 @@ use std::sync::Mutex;
 
 use crate::formats::smt::SMT_TILE_BYTES;
 
-/// A tile's key: the encoder tag and its source texels, hashed.
-pub type TileKey = [u8; 32];
+/// A tile's key: its source texels hashed (xxh3-128) with the encoder tag as the seed.
+pub type TileKey = [u8; KEY_BYTES];
+/// A packed stream's key: the entry's bytes and the packer's settings (blake3).
+pub type PackKey = [u8; 32];
+pub const KEY_BYTES: usize = 16;
 
 /// The disk cache's default size: a few 16x16 maps' tiles and packs.
 pub const DEFAULT_CAP_BYTES: u64 = 2 << 30;
 /// Tile segments start with this, then the encoder tag's hash.
-const SEGMENT_MAGIC: &[u8; 8] = b"GWTILES1";
-const SEGMENT_HEADER_BYTES: usize = 8 + 32 + 8;
-/// Each entry: the tile, then the first bytes of `blake3(key, tile)`.
+const SEGMENT_MAGIC: &[u8; 8] = b"GWTILES2";
+const SEGMENT_HEADER_BYTES: usize = 8 + KEY_BYTES + 8;
+/// Each entry: the tile, then `xxh3_64(key, tile)`.
 const ENTRY_CHECK_BYTES: usize = 8;
 const ENTRY_BYTES: usize = SMT_TILE_BYTES + ENTRY_CHECK_BYTES;
 const TILES_DIR: &str = "tiles";
@@ -35,8 +39,10 @@ pub struct CompileCache {
     cap_bytes: u64,
     /// The last compile's tiles by key (an editor re-exporting after a stroke finds them here).
     memory: Mutex<HashMap<TileKey, Box<[u8]>>>,
+    /// Whether `memory` is kept (a one-shot compile, as the command line's, has no use for it).
+    keep_in_memory: bool,
     /// The last compile's packed streams by key (one-entry 7z archives).
-    packs: Mutex<HashMap<TileKey, std::sync::Arc<Vec<u8>>>>,
+    packs: Mutex<HashMap<PackKey, std::sync::Arc<Vec<u8>>>>,
     /// What the cache did in the last compile.
     stats: Mutex<CacheStats>,
 }
@@ -92,6 +98,7 @@ impl CompileCache {
             dir: None,
             cap_bytes: 0,
             memory: Mutex::new(HashMap::new()),
+            keep_in_memory: true,
             packs: Mutex::new(HashMap::new()),
             stats: Mutex::new(CacheStats::default()),
         }
@@ -114,6 +121,12 @@ impl CompileCache {
         }
     }
 
+    /// The same cache without its memory of the last compile's tiles: for one compile and exit.
+    pub fn without_memory(mut self) -> CompileCache {
+        self.keep_in_memory = false;
+        self
+    }
+
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }
@@ -134,8 +147,12 @@ impl CompileCache {
     /// Finds the tiles of `keys`: `out` gets [`SMT_TILE_BYTES`] per key and the result says
     /// which were found. Memory first, then the disk's segments, newest first.
     pub(crate) fn lookup(&self, tag: &TileKey, keys: &[TileKey], out: &mut [u8]) -> Vec<bool> {
+        use std::collections::hash_map::Entry;
         let mut found = vec![false; keys.len()];
-        let mut missing: HashMap<TileKey, Vec<usize>> = HashMap::new();
+        // each missing key by its first place; later places of the same key are copied after
+        let mut missing: Missing =
+            HashMap::with_capacity_and_hasher(keys.len(), xxhash_rust::xxh3::Xxh3Builder::new());
+        let mut repeats: Vec<(usize, usize)> = Vec::new();
         {
             let memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
             for (i, k) in keys.iter().enumerate() {
@@ -144,7 +161,12 @@ impl CompileCache {
                         out[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES].copy_from_slice(tile);
                         found[i] = true;
                     }
-                    None => missing.entry(*k).or_default().push(i),
+                    None => match missing.entry(*k) {
+                        Entry::Occupied(first) => repeats.push((i, *first.get())),
+                        Entry::Vacant(v) => {
+                            v.insert(i);
+                        }
+                    },
                 }
             }
         }
@@ -167,6 +189,16 @@ impl CompileCache {
                     touch(&segment);
                 }
             }
+            for (i, first) in repeats {
+                if found[first] {
+                    out.copy_within(
+                        first * SMT_TILE_BYTES..(first + 1) * SMT_TILE_BYTES,
+                        i * SMT_TILE_BYTES,
+                    );
+                    found[i] = true;
+                    from_disk += 1;
+                }
+            }
         }
         self.add_stats(|s| {
             s.tiles_from_memory += from_memory;
@@ -179,13 +211,15 @@ impl CompileCache {
     /// Keeps this compile's tiles (`tiles`: [`SMT_TILE_BYTES`] per key) in memory, and writes
     /// those that were encoded (`encoded[i]`) to disk as a new segment.
     pub(crate) fn store(&self, tag: &TileKey, keys: &[TileKey], tiles: &[u8], encoded: &[bool]) {
-        let mut memory = HashMap::with_capacity(keys.len());
-        for (i, k) in keys.iter().enumerate() {
-            memory
-                .entry(*k)
-                .or_insert_with(|| Box::from(&tiles[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES]));
+        if self.keep_in_memory {
+            let mut memory = HashMap::with_capacity(keys.len());
+            for (i, k) in keys.iter().enumerate() {
+                memory
+                    .entry(*k)
+                    .or_insert_with(|| Box::from(&tiles[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES]));
+            }
+            *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = memory;
         }
-        *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = memory;
         let fresh: Vec<usize> = {
             let mut seen = std::collections::HashSet::new();
             (0..keys.len())
@@ -205,7 +239,7 @@ impl CompileCache {
     /// else from the disk (the file named `<key>-<hash of its bytes>.7z`, whose hash is checked).
     pub(crate) fn pack_bytes(
         &self,
-        key: &TileKey,
+        key: &PackKey,
         check: impl Fn(&[u8]) -> bool,
     ) -> Option<std::sync::Arc<Vec<u8>>> {
         let in_memory = self
@@ -240,7 +274,7 @@ impl CompileCache {
 
     /// Keeps the packed streams of this compile (`packs`: key and one-entry 7z) in memory, in
     /// place of the last compile's, and writes the new ones to disk.
-    pub(crate) fn keep_packs(&self, packs: Vec<(TileKey, std::sync::Arc<Vec<u8>>, bool)>) {
+    pub(crate) fn keep_packs(&self, packs: Vec<(PackKey, std::sync::Arc<Vec<u8>>, bool)>) {
         let mut memory = HashMap::new();
         for (key, bytes, fresh) in packs {
             if fresh {
@@ -311,13 +345,14 @@ fn files_newest_first(dir: &Path, ext: &str) -> Vec<PathBuf> {
 
 /// The check of one entry.
 fn entry_check(key: &TileKey, tile: &[u8]) -> [u8; ENTRY_CHECK_BYTES] {
-    let mut h = blake3::Hasher::new();
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
     h.update(key);
     h.update(tile);
-    let mut out = [0; ENTRY_CHECK_BYTES];
-    out.copy_from_slice(&h.finalize().as_bytes()[..ENTRY_CHECK_BYTES]);
-    out
+    h.digest().to_le_bytes()
 }
+
+/// The keys still looked for, each by its first place.
+type Missing = HashMap<TileKey, usize, xxhash_rust::xxh3::Xxh3Builder>;
 
 struct SegmentHits {
     found: usize,
@@ -330,7 +365,7 @@ struct SegmentHits {
 fn read_segment(
     path: &Path,
     tag: &TileKey,
-    missing: &mut HashMap<TileKey, Vec<usize>>,
+    missing: &mut Missing,
     out: &mut [u8],
     found: &mut [bool],
 ) -> std::io::Result<SegmentHits> {
@@ -339,24 +374,25 @@ fn read_segment(
     let len = f.metadata()?.len();
     let mut header = [0u8; SEGMENT_HEADER_BYTES];
     f.read_exact(&mut header)?;
-    if &header[..8] != SEGMENT_MAGIC || header[8..40] != tag[..] {
+    let tag_end = 8 + KEY_BYTES;
+    if &header[..8] != SEGMENT_MAGIC || header[8..tag_end] != tag[..] {
         return Err(bad());
     }
-    let count = u64::from_le_bytes(header[40..48].try_into().expect("8 bytes"));
+    let count = u64::from_le_bytes(header[tag_end..].try_into().expect("8 bytes"));
     let expected = count
-        .checked_mul((32 + ENTRY_BYTES) as u64)
+        .checked_mul((KEY_BYTES + ENTRY_BYTES) as u64)
         .and_then(|b| b.checked_add(SEGMENT_HEADER_BYTES as u64));
     if expected != Some(len) {
         return Err(bad());
     }
     let count = count as usize;
-    let mut keys = vec![0u8; count * 32];
+    let mut keys = vec![0u8; count * KEY_BYTES];
     f.read_exact(&mut keys)?;
     let wanted: Vec<(usize, TileKey)> = keys
-        .chunks_exact(32)
+        .chunks_exact(KEY_BYTES)
         .enumerate()
         .filter_map(|(i, k)| {
-            let k: TileKey = k.try_into().expect("32 bytes");
+            let k: TileKey = k.try_into().expect("a key's bytes");
             missing.contains_key(&k).then_some((i, k))
         })
         .collect();
@@ -367,7 +403,7 @@ fn read_segment(
     if wanted.is_empty() {
         return Ok(hits);
     }
-    let entries_at = (SEGMENT_HEADER_BYTES + count * 32) as u64;
+    let entries_at = (SEGMENT_HEADER_BYTES + count * KEY_BYTES) as u64;
     // many wanted: one read of every entry; few: one read each
     let whole = if wanted.len() * 8 > count {
         let mut all = vec![0u8; count * ENTRY_BYTES];
@@ -391,20 +427,18 @@ fn read_segment(
             hits.rejected += 1;
             continue;
         }
-        let Some(places) = missing.remove(&key) else {
+        let Some(p) = missing.remove(&key) else {
             continue;
         };
-        for p in places {
-            out[p * SMT_TILE_BYTES..][..SMT_TILE_BYTES].copy_from_slice(tile);
-            found[p] = true;
-            hits.found += 1;
-        }
+        out[p * SMT_TILE_BYTES..][..SMT_TILE_BYTES].copy_from_slice(tile);
+        found[p] = true;
+        hits.found += 1;
     }
     Ok(hits)
 }
 
 /// Writes a packed stream as `<key>-<hash of its bytes>.7z` in `dir`, through a temporary name.
-fn write_pack(dir: &Path, key: &TileKey, bytes: &[u8]) -> std::io::Result<()> {
+fn write_pack(dir: &Path, key: &PackKey, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let name = format!(
         "{}-{}.7z",
@@ -428,7 +462,8 @@ fn write_segment(
     which: &[usize],
 ) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let mut bytes = Vec::with_capacity(SEGMENT_HEADER_BYTES + which.len() * (32 + ENTRY_BYTES));
+    let mut bytes =
+        Vec::with_capacity(SEGMENT_HEADER_BYTES + which.len() * (KEY_BYTES + ENTRY_BYTES));
     bytes.extend_from_slice(SEGMENT_MAGIC);
     bytes.extend_from_slice(tag);
     bytes.extend_from_slice(&(which.len() as u64).to_le_bytes());
@@ -464,8 +499,8 @@ mod tests {
     #[test]
     fn tiles_come_back_from_disk_and_damaged_or_foreign_entries_do_not() {
         let dir = tempfile::tempdir().unwrap();
-        let tag = [7u8; 32];
-        let keys: Vec<TileKey> = (0..20u8).map(|i| [i; 32]).collect();
+        let tag = [7u8; KEY_BYTES];
+        let keys: Vec<TileKey> = (0..20u8).map(|i| [i; KEY_BYTES]).collect();
         let tiles: Vec<u8> = (0..20u8).flat_map(tile).collect();
         let cache = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
         cache.store(&tag, &keys, &tiles, &[true; 20]);
@@ -478,12 +513,12 @@ mod tests {
         assert_eq!(fresh.stats().tiles_from_disk, 20);
         // another encoder's tag finds nothing
         let other = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-        let found = other.lookup(&[8u8; 32], &keys, &mut out);
+        let found = other.lookup(&[8u8; KEY_BYTES], &keys, &mut out);
         assert!(found.iter().all(|&f| !f));
         // flip one byte of entry 3's tile: that entry alone is rejected
         let seg = files_newest_first(&dir.path().join(TILES_DIR), "gwt").remove(0);
         let mut bytes = std::fs::read(&seg).unwrap();
-        let at = SEGMENT_HEADER_BYTES + 20 * 32 + 3 * ENTRY_BYTES + 100;
+        let at = SEGMENT_HEADER_BYTES + 20 * KEY_BYTES + 3 * ENTRY_BYTES + 100;
         bytes[at] ^= 0x40;
         std::fs::write(&seg, &bytes).unwrap();
         let damaged = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
@@ -502,12 +537,12 @@ mod tests {
     #[test]
     fn the_least_recently_used_segments_go_first() {
         let dir = tempfile::tempdir().unwrap();
-        let tag = [1u8; 32];
-        let segment_bytes = (SEGMENT_HEADER_BYTES + 4 * (32 + ENTRY_BYTES)) as u64;
+        let tag = [1u8; KEY_BYTES];
+        let segment_bytes = (SEGMENT_HEADER_BYTES + 4 * (KEY_BYTES + ENTRY_BYTES)) as u64;
         let cache = CompileCache::on_disk(dir.path().to_path_buf(), 2 * segment_bytes);
         let mut all = Vec::new();
         for s in 0..3u8 {
-            let keys: Vec<TileKey> = (0..4u8).map(|i| [s * 10 + i; 32]).collect();
+            let keys: Vec<TileKey> = (0..4u8).map(|i| [s * 10 + i; KEY_BYTES]).collect();
             let tiles: Vec<u8> = (0..4u8).flat_map(|i| tile(s * 10 + i)).collect();
             cache.store(&tag, &keys, &tiles, &[true; 4]);
             all.push(keys);

@@ -72,7 +72,7 @@ pub(crate) fn encoder_tag(quality: Bc1Quality) -> TileKey {
         cfg!(feature = "ispc"),
         quality == Bc1Quality::Fast,
     );
-    *blake3::hash(tag.as_bytes()).as_bytes()
+    xxhash_rust::xxh3::xxh3_128(tag.as_bytes()).to_le_bytes()
 }
 
 fn detect_avx2() -> bool {
@@ -89,16 +89,19 @@ fn detect_avx512() -> bool {
     false
 }
 
-/// The key of every tile of one strip of 32 rows: the tag and the tile's texels, hashed.
+/// The key of every tile of one strip of 32 rows: the tile's texels hashed, seeded by the tag.
 fn strip_keys(tag: &TileKey, rows: &[u8], width: usize) -> Vec<TileKey> {
     let row_bytes = TILE_TEXELS * 4;
+    let seed = u64::from_le_bytes(tag[..8].try_into().expect("8 bytes"))
+        ^ u64::from_le_bytes(tag[8..16].try_into().expect("8 bytes"));
+    let mut texels = [0u8; TILE_TEXELS * TILE_TEXELS * 4];
     (0..width / TILE_TEXELS)
         .map(|tx| {
-            let mut h = blake3::Hasher::new_keyed(tag);
             for y in 0..TILE_TEXELS {
-                h.update(&rows[(y * width + tx * TILE_TEXELS) * 4..][..row_bytes]);
+                texels[y * row_bytes..][..row_bytes]
+                    .copy_from_slice(&rows[(y * width + tx * TILE_TEXELS) * 4..][..row_bytes]);
             }
-            *h.finalize().as_bytes()
+            xxhash_rust::xxh3::xxh3_128_with_seed(&texels, seed).to_le_bytes()
         })
         .collect()
 }
@@ -198,7 +201,10 @@ pub fn build_tiles_cached(
         let encoded: Vec<bool> = found.iter().map(|&f| !f).collect();
         c.store(&tag, &keys, &all, &encoded);
     }
-    let mut seen: HashMap<&[u8], u32> = HashMap::with_capacity(total);
+    // the tiles' own bytes decide what is a duplicate, hashed with xxh3 (SipHash over 45 MB
+    // costs more than the rest of a cached compile)
+    let mut seen: HashMap<&[u8], u32, xxhash_rust::xxh3::Xxh3Builder> =
+        HashMap::with_capacity_and_hasher(total, xxhash_rust::xxh3::Xxh3Builder::new());
     let mut tiles = Vec::new();
     let mut index = Vec::with_capacity(total);
     for tile in all.chunks_exact(SMT_TILE_BYTES) {

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::compile::CompileCache;
-use crate::compile::cache::TileKey;
+use crate::compile::cache::PackKey;
 
 /// Entries smaller than this are packed each time (mapinfo.lua and the like take no time).
 pub(super) const CACHED_ENTRY_MIN_BYTES: usize = 1 << 20;
@@ -17,7 +17,7 @@ pub(super) const CACHED_ENTRY_MIN_BYTES: usize = 1 << 20;
 /// A large entry of the archive being written: its key, its block in the archive, and its
 /// kept packed stream when it came from the cache.
 pub(super) struct PackedEntry {
-    pub key: TileKey,
+    pub key: PackKey,
     pub block: usize,
     pub kept: Option<Arc<Vec<u8>>>,
 }
@@ -29,7 +29,7 @@ pub(super) struct CachedPack {
 }
 
 /// The key of an entry's packed stream: its bytes and everything that picks the packing.
-pub(super) fn pack_key(data: &[u8], threads: u32) -> TileKey {
+pub(super) fn pack_key(data: &[u8], threads: u32) -> PackKey {
     let tag = format!(
         "groundwork sd7 entry v1; groundwork {}; threads {threads}",
         env!("CARGO_PKG_VERSION")
@@ -56,7 +56,7 @@ fn read_pack(bytes: &[u8], data: &[u8], crc: u32) -> Option<sevenz_rust2::Archiv
 }
 
 /// The kept packed stream of `data` under `key`, when one is there and checks out.
-pub(super) fn cached_pack(cache: &CompileCache, key: &TileKey, data: &[u8]) -> Option<CachedPack> {
+pub(super) fn cached_pack(cache: &CompileCache, key: &PackKey, data: &[u8]) -> Option<CachedPack> {
     let crc = crc32fast::hash(data);
     let bytes = cache.pack_bytes(key, |b| read_pack(b, data, crc).is_some())?;
     let archive = read_pack(&bytes, data, crc)?;
