@@ -98,7 +98,9 @@ pub fn run(args: TryArgs) -> Result<(), String> {
         options.compile = CompileOptions {
             baker: super::compile::choose_baker(&loaded.map, args.cpu_bake, false),
             // a try after a small edit encodes only the tiles that changed
-            cache: Some(std::sync::Arc::new(crate::compile::CompileCache::for_user())),
+            cache: Some(std::sync::Arc::new(
+                crate::compile::CompileCache::for_user().without_memory(),
+            )),
             ..CompileOptions::default()
         };
         Some(loaded.map)
