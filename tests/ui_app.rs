@@ -535,6 +535,58 @@ fn engine_view_shows_the_engines_picture_from_the_views_camera() {
 }
 
 #[test]
+fn engine_view_with_the_real_engine_shows_its_picture() {
+    use std::os::unix::fs::PermissionsExt;
+    let spring = std::path::Path::new("/usr/games/spring");
+    let xvfb = std::path::Path::new("/usr/bin/xvfb-run");
+    if !spring.is_file() || !xvfb.is_file() {
+        groundwork::test_support::skip(
+            "spring not found (/usr/games/spring and xvfb-run: apt-get install -y spring xvfb)",
+        );
+        return;
+    }
+    let Some(setup) = gpu_setup() else { return };
+    // the windowed engine, on a display of its own
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("spring-on-xvfb");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nunset WAYLAND_DISPLAY\nexec {} -a -s '-screen 0 1280x800x24' {} \"$@\"\n",
+            xvfb.display(),
+            spring.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let options = EditorOptions {
+        engine: Some(wrapper),
+        ..EditorOptions::default()
+    };
+    let mut harness = editor(options, setup);
+    wait_until_ready(&mut harness);
+    harness.get_by_label("Engine view").click();
+    harness.step();
+    step_until(&mut harness, "the engine's picture", |h| {
+        !h.state().engine_busy()
+    });
+    let lines = harness.state().log_lines();
+    assert!(
+        lines.iter().any(|l| l.contains("the engine's picture is shown")),
+        "{lines:#?}"
+    );
+    for _ in 0..3 {
+        harness.step();
+    }
+    if let Some(keep) = std::env::var_os("GROUNDWORK_KEEP_PICTURES") {
+        let image = harness.render().expect("a picture");
+        image
+            .save(std::path::Path::new(&keep).join("editor-engine-view.png"))
+            .unwrap();
+    }
+}
+
+#[test]
 fn dragging_the_sun_gizmo_moves_the_sun() {
     let Some(setup) = gpu_setup() else { return };
     let mut harness = editor(EditorOptions::default(), setup);
