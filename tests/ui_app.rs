@@ -572,7 +572,9 @@ fn engine_view_with_the_real_engine_shows_its_picture() {
     });
     let lines = harness.state().log_lines();
     assert!(
-        lines.iter().any(|l| l.contains("the engine's picture is shown")),
+        lines
+            .iter()
+            .any(|l| l.contains("the engine's picture is shown")),
         "{lines:#?}"
     );
     for _ in 0..3 {
