@@ -552,7 +552,10 @@ fn engine_view_with_the_real_engine_shows_its_picture() {
     std::fs::write(
         &wrapper,
         format!(
-            "#!/bin/sh\nunset WAYLAND_DISPLAY\nexec {} -a -s '-screen 0 1280x800x24' {} \"$@\"\n",
+            // Debian's base content is found beside the engine's binary, and this wrapper is
+            // not there
+            "#!/bin/sh\nunset WAYLAND_DISPLAY\nexport SPRING_DATADIR=\"/usr/share/games/spring:$SPRING_DATADIR\"\n\
+             exec {} -a -s '-screen 0 1280x800x24' {} \"$@\"\n",
             xvfb.display(),
             spring.display()
         ),

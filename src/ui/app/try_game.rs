@@ -203,8 +203,11 @@ impl EditorApp {
             return;
         }
         let mut open = v.open;
+        // beside the view: over the right-hand panels, the view's camera left in sight
+        let right = ctx.content_rect().right();
         egui::Window::new("Engine view")
             .open(&mut open)
+            .default_pos(egui::pos2(right - 540.0, 40.0))
             .default_width(520.0)
             .resizable(true)
             .show(ctx, |ui| {
