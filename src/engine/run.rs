@@ -647,13 +647,14 @@ pub fn try_map(
 }
 
 /// A screenshot of the map in the engine, from `camera` (the whole map from above when
-/// `None`), copied to `out`: the windowed engine (it needs a display). Returns `out`, or why
-/// there is none; the sandbox is removed either way.
+/// `None`), copied to `out`: the windowed engine (it needs a display), a document compiled
+/// with `compile`. Returns `out`, or why there is none; the sandbox is removed either way.
 pub fn screenshot(
     source: MapSource,
     camera: Option<Camera>,
     out: &Path,
     engine: Option<&Path>,
+    compile: CompileOptions,
     progress: &Progress,
 ) -> Result<PathBuf, String> {
     let mut options = TryOptions::new(Mode::Screenshot {
@@ -662,6 +663,7 @@ pub fn screenshot(
         frame: DEFAULT_SHOT_FRAME,
     });
     options.engine = engine.map(Path::to_path_buf);
+    options.compile = compile;
     let report = try_map(source, &options, progress)?;
     report.sandbox.remove();
     match (report.failure(), report.screenshot) {

@@ -327,3 +327,10 @@ pub fn bake_with_headless_gpu(
 ) -> Result<GroundTexture, String> {
     bake_on_gpu(shared_headless()?, map, images).map_err(|e| e.to_string())
 }
+
+/// The baker for `map`'s texture layers: the headless GPU's when one runs compute, else `None`
+/// (the CPU's, the same texture within a level a channel); `None` too without layers.
+pub fn baker_for(map: &crate::map::Map) -> Option<crate::compile::Baker> {
+    (!map.texture_layers.is_empty() && shared_headless().is_ok())
+        .then_some(bake_with_headless_gpu as crate::compile::Baker)
+}

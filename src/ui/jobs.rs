@@ -384,11 +384,8 @@ pub fn export(
         let progress = crate::compile::Progress::new(&report, &cancel);
         // the texture layers bake on a GPU that runs compute when there is one (a headless
         // device of its own, made once), else on the CPU: the same texture within a level
-        let baker: Option<crate::compile::Baker> = (!map.texture_layers.is_empty()
-            && crate::gpu::bake::shared_headless().is_ok())
-        .then_some(crate::gpu::bake::bake_with_headless_gpu);
         let options = crate::compile::CompileOptions {
-            baker,
+            baker: crate::gpu::bake::baker_for(&map),
             cache: Some(cache),
             ..Default::default()
         };

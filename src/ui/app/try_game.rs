@@ -40,11 +40,8 @@ impl EditorApp {
 
     /// The compile options a try uses: the export's cache and the GPU's baker when there is one.
     fn try_compile_options(&self, map: &crate::map::Map) -> CompileOptions {
-        let baker: Option<crate::compile::Baker> = (!map.texture_layers.is_empty()
-            && crate::gpu::bake::shared_headless().is_ok())
-        .then_some(crate::gpu::bake::bake_with_headless_gpu);
         CompileOptions {
-            baker,
+            baker: crate::gpu::bake::baker_for(map),
             cache: Some(self.compile_cache.clone()),
             ..Default::default()
         }
@@ -147,23 +144,14 @@ impl EditorApp {
         self.engine_view.open = true;
         self.engine_view.error = None;
         self.engine_view.job = Some(std::thread::spawn(move || {
-            let mut options = TryOptions::new(Mode::Screenshot {
-                out: out.clone(),
-                camera: Some(camera),
-                frame: crate::engine::run::DEFAULT_SHOT_FRAME,
-            });
-            options.engine = engine;
-            options.compile = compile;
-            let shot =
-                crate::engine::try_map(MapSource::Document(&map), &options, &Progress::none())
-                    .and_then(|report| {
-                        report.sandbox.remove();
-                        match (report.failure(), report.screenshot) {
-                            (None, Some(p)) => Ok(p),
-                            (Some(why), _) => Err(why),
-                            (None, None) => Err("the engine took no screenshot".into()),
-                        }
-                    });
+            let shot = crate::engine::screenshot(
+                MapSource::Document(&map),
+                Some(camera),
+                &out,
+                engine.as_deref(),
+                compile,
+                &Progress::none(),
+            );
             repaint.request_repaint();
             shot
         }));
