@@ -187,6 +187,21 @@ fn advected(x: i32, z: i32) -> f32 {
     return s + here.y * kept;
 }
 
+// (height, lowest neighbour, fall, rise) of a cell this step: no step grows past the angle of
+// repose or what it is, and no cell moves further than BEND_ELMOS from its neighbours' mean
+// (or than it already is); `erode` and `settle` both keep to it
+fn room(x: i32, z: i32) -> vec4<f32> {
+    let h = ground(x, z);
+    let hl = ground(x - 1, z);
+    let hr = ground(x + 1, z);
+    let hn = ground(x, z - 1);
+    let hs = ground(x, z + 1);
+    let sl = slack(h, vec4<f32>(hl, hr, hn, hs), stroke.tool[1].w);
+    let mean = 0.25 * (hl + hr + hn + hs);
+    let lowest = min(min(hl, hr), min(hn, hs));
+    return vec4<f32>(h, lowest, min(sl.x, h - min(mean - BEND_ELMOS, h)), min(sl.y, max(mean + BEND_ELMOS, h) - h));
+}
+
 fn put_state(i: vec2<u32>, s: vec4<f32>) {
     textureStore(state, vec2<i32>(i) - vec2<i32>(stroke.src_origin), s);
 }
@@ -237,23 +252,16 @@ fn erode(@builtin(global_invocation_id) id: vec3<u32>) {
     let depth = max(here.x + net_inflow(x, z), 0.0);
     let vel = velocity(x, z, depth);
     let speed = sqrt(vel.x * vel.x + vel.y * vel.y);
-    var h = ground(x, z);
-    let hl = ground(x - 1, z);
-    let hr = ground(x + 1, z);
-    let hn = ground(x, z - 1);
-    let hs = ground(x, z + 1);
+    let r = room(x, z);
+    var h = r.x;
+    let lowest = r.y;
+    let down = r.z;
+    let up = r.w;
     // the tilt down to the lowest neighbour (one-sided: a one-cell bump is seen)
-    let lowest = min(min(hl, hr), min(hn, hs));
     let drop = max(h - lowest, 0.0) * 2.0 * stroke.tool[1].x;
     let sin_tilt = max(sqrt(drop * drop / (1.0 + drop * drop)), MIN_SIN_TILT);
     let cap = stroke.tool[0].z * sin_tilt * speed * depth * storm(x, z);
     var s = here.y;
-    // no step grows past the angle of repose or what it is, and no cell moves further than
-    // BEND_ELMOS from its neighbours' mean (or than it already is)
-    let room = slack(h, vec4<f32>(hl, hr, hn, hs), stroke.tool[1].w);
-    let mean = 0.25 * (hl + hr + hn + hs);
-    let down = min(room.x, h - min(mean - BEND_ELMOS, h));
-    let up = min(room.y, max(mean + BEND_ELMOS, h) - h);
     if (cap > s) {
         let ero = min(min(EROSION_RATE * (cap - s), 0.5 * max(h - lowest, 0.0)), down);
         h = h - ero;
@@ -289,15 +297,9 @@ fn settle(@builtin(global_invocation_id) id: vec3<u32>) {
             s = s + SETTLE_SPREAD * (st(x + o.x, z + o.y).y - here.y);
         }
     }
-    let h = ground(x, z);
-    let hl = ground(x - 1, z);
-    let hr = ground(x + 1, z);
-    let hn = ground(x, z - 1);
-    let hs = ground(x, z + 1);
-    let room = slack(h, vec4<f32>(hl, hr, hn, hs), stroke.tool[1].w);
-    let mean = 0.25 * (hl + hr + hn + hs);
-    let up = min(room.y, max(mean + BEND_ELMOS, h) - h);
-    let dep = max(min(s, up), 0.0);
+    let r = room(x, z);
+    let h = r.x;
+    let dep = max(min(s, r.w), 0.0);
     store(i, h + dep);
     put_state(i, vec4<f32>(here.x, s - dep, here.z, here.w));
 }

@@ -132,6 +132,14 @@ fn slack(h: f32, neighbours: [f32; 4], repose_step: f32) -> (f32, f32) {
     (down, up)
 }
 
+/// How far a cell may move this step, with its height and its lowest neighbour's (elmos).
+struct Room {
+    h: f32,
+    lowest: f32,
+    down: f32,
+    up: f32,
+}
+
 /// The hat function of bilinear weights: 1 at 0, 0 from one cell away.
 fn hat(d: f32) -> f32 {
     (1.0 - d.abs()).max(0.0)
@@ -142,6 +150,24 @@ impl Sim<'_, '_> {
         Sim {
             view,
             n: Numbers::of(&view.params.tool),
+        }
+    }
+
+    /// No step grows past the angle of repose or what it is (`slack`), and the cell moves no
+    /// further than BEND_ELMOS from its neighbours' mean (or than it already is): rills one cell
+    /// wide would otherwise feed on themselves into a checkerboard. `erode` and `settle` both
+    /// keep to it.
+    fn room(&self, x: i32, z: i32) -> Room {
+        let h = self.ground(x, z);
+        let (hl, hr) = (self.ground(x - 1, z), self.ground(x + 1, z));
+        let (hn, hs) = (self.ground(x, z - 1), self.ground(x, z + 1));
+        let (down, up) = slack(h, [hl, hr, hn, hs], self.n.repose_step);
+        let mean = 0.25 * (hl + hr + hn + hs);
+        Room {
+            h,
+            lowest: hl.min(hr).min(hn).min(hs),
+            down: down.min(h - (mean - BEND_ELMOS).min(h)),
+            up: up.min((mean + BEND_ELMOS).max(h) - h),
         }
     }
 
@@ -318,23 +344,18 @@ fn cpu_twin(entry: &str, pass: &mut CpuPass) {
             let depth = (here[0] + sim.net_inflow(x, z)).max(0.0);
             let vel = sim.velocity(x, z, depth);
             let speed = (vel[0] * vel[0] + vel[1] * vel[1]).sqrt();
-            let mut h = sim.ground(x, z);
-            let (hl, hr) = (sim.ground(x - 1, z), sim.ground(x + 1, z));
-            let (hn, hs) = (sim.ground(x, z - 1), sim.ground(x, z + 1));
+            let Room {
+                mut h,
+                lowest,
+                down,
+                up,
+            } = sim.room(x, z);
             // the tilt down to the lowest neighbour: one-sided, so a bump or a pit one cell
             // wide is seen (central differences are blind to it, and it would grow)
-            let lowest = hl.min(hr).min(hn).min(hs);
             let drop = (h - lowest).max(0.0) * 2.0 * sim.n.inv_span;
             let sin_tilt = (drop * drop / (1.0 + drop * drop)).sqrt().max(MIN_SIN_TILT);
             let cap = sim.n.capacity * sin_tilt * speed * depth * sim.storm(x, z);
             let mut s = here[1];
-            // no step grows past the angle of repose or what it is (`slack`), and the cell moves
-            // no further than BEND_ELMOS from its neighbours' mean (or than it already is): rills
-            // one cell wide would otherwise feed on themselves into a checkerboard
-            let (down, up) = slack(h, [hl, hr, hn, hs], sim.n.repose_step);
-            let mean = 0.25 * (hl + hr + hn + hs);
-            let down = down.min(h - (mean - BEND_ELMOS).min(h));
-            let up = up.min((mean + BEND_ELMOS).max(h) - h);
             if cap > s {
                 let ero = (EROSION_RATE * (cap - s))
                     .min(0.5 * (h - lowest).max(0.0))
@@ -363,12 +384,7 @@ fn cpu_twin(entry: &str, pass: &mut CpuPass) {
                     s += SETTLE_SPREAD * (sim.state(x + dx, z + dz)[1] - here[1]);
                 }
             }
-            let h = sim.ground(x, z);
-            let (hl, hr) = (sim.ground(x - 1, z), sim.ground(x + 1, z));
-            let (hn, hs) = (sim.ground(x, z - 1), sim.ground(x, z + 1));
-            let (_, up) = slack(h, [hl, hr, hn, hs], sim.n.repose_step);
-            let mean = 0.25 * (hl + hr + hn + hs);
-            let up = up.min((mean + BEND_ELMOS).max(h) - h);
+            let Room { h, up, .. } = sim.room(x, z);
             let dep = s.min(up).max(0.0);
             (h + dep, [here[0], s - dep, here[2], here[3]])
         }),
