@@ -275,9 +275,22 @@ fn erode(@builtin(global_invocation_id) id: vec3<u32>) {
     put_state(i, vec4<f32>(depth, s, here.z, here.w));
 }
 
-// the load spreads to the neighbours in the domain and is laid where no step grows
-@compute @workgroup_size(8, 8, 1)
-fn settle(@builtin(global_invocation_id) id: vec3<u32>) {
+// How far a cell may rise in `settle`, where no cell falls (see the twin's settle_room): the
+// whole of a pair's room, the bend limit, and no higher than its highest neighbour.
+fn settle_up(x: i32, z: i32, h: f32) -> f32 {
+    let hl = ground(x - 1, z);
+    let hr = ground(x + 1, z);
+    let hn = ground(x, z - 1);
+    let hs = ground(x, z + 1);
+    let sl = slack(h, vec4<f32>(hl, hr, hn, hs), stroke.tool[1].w);
+    let mean = 0.25 * (hl + hr + hn + hs);
+    let highest = max(max(hl, hr), max(hn, hs));
+    return max(min(min(2.0 * sl.y, max(mean + BEND_ELMOS, h) - h), highest - h), 0.0);
+}
+
+// the load spreads (an exchange with the cells k away in the domain, the same share both
+// ways) and is laid where settle_up lets the ground rise
+fn settle_k(id: vec3<u32>, k: i32) {
     if (!in_rect(id)) {
         return;
     }
@@ -290,18 +303,32 @@ fn settle(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let here = st(x, z);
     var s = here.y;
-    let offsets = array<vec2<i32>, 4>(vec2<i32>(-1, 0), vec2<i32>(1, 0), vec2<i32>(0, -1), vec2<i32>(0, 1));
-    for (var k = 0u; k < 4u; k = k + 1u) {
-        let o = offsets[k];
+    let offsets = array<vec2<i32>, 4>(vec2<i32>(-k, 0), vec2<i32>(k, 0), vec2<i32>(0, -k), vec2<i32>(0, k));
+    for (var n = 0u; n < 4u; n = n + 1u) {
+        let o = offsets[n];
         if (in_domain(x + o.x, z + o.y)) {
             s = s + SETTLE_SPREAD * (st(x + o.x, z + o.y).y - here.y);
         }
     }
-    let r = room(x, z);
-    let h = r.x;
-    let dep = max(min(s, r.w), 0.0);
+    let h = ground(x, z);
+    let dep = max(min(s, settle_up(x, z, h)), 0.0);
     store(i, h + dep);
     put_state(i, vec4<f32>(here.x, s - dep, here.z, here.w));
+}
+
+@compute @workgroup_size(8, 8, 1)
+fn settle_1(@builtin(global_invocation_id) id: vec3<u32>) {
+    settle_k(id, 1);
+}
+
+@compute @workgroup_size(8, 8, 1)
+fn settle_2(@builtin(global_invocation_id) id: vec3<u32>) {
+    settle_k(id, 2);
+}
+
+@compute @workgroup_size(8, 8, 1)
+fn settle_4(@builtin(global_invocation_id) id: vec3<u32>) {
+    settle_k(id, 4);
 }
 
 @compute @workgroup_size(8, 8, 1)

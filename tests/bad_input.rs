@@ -106,21 +106,35 @@ fn broken_smf_files_are_clear_errors() {
     }
     // a tile index past the tile count
     let mut b = good.clone();
-    let index_at = tp + 8 + 4 + "Bad_Input_1.0.smt".len() + 1;
+    // past the tile files' counts and names (one file per map unit of rows)
+    let files = i32::from_le_bytes(good[tp..tp + 4].try_into().unwrap()) as usize;
+    let mut index_at = tp + 8;
+    for _ in 0..files {
+        let name_len = good[index_at + 4..].iter().position(|&c| c == 0).unwrap();
+        index_at += 4 + name_len + 1;
+    }
     patch(&mut b, index_at + 4 * 5, 999);
     std::fs::write(&bare, &b).unwrap();
     expect_error(&bare, "tile index at (5, 0) is 999");
+}
+
+/// The first of the map's tile files (one per map unit of rows), by name.
+fn first_smt(sdd: &std::path::Path) -> std::path::PathBuf {
+    let mut smts: Vec<_> = std::fs::read_dir(sdd.join("maps"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "smt"))
+        .collect();
+    smts.sort();
+    smts.remove(0)
 }
 
 #[test]
 fn missing_misnamed_and_broken_tile_files_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let sdd = valid_sdd(dir.path(), "tiles.sdd");
-    let smt = std::fs::read_dir(sdd.join("maps"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "smt"))
-        .unwrap();
+    let smt = first_smt(&sdd);
+    let name = smt.file_name().unwrap().to_string_lossy().into_owned();
     // other case: found anyway, as the engine finds it
     let upper = smt.with_file_name(smt.file_name().unwrap().to_string_lossy().to_uppercase());
     std::fs::rename(&smt, &upper).unwrap();
@@ -140,7 +154,7 @@ fn missing_misnamed_and_broken_tile_files_are_named() {
     ]);
     assert!(ok, "{stderr}");
     assert!(
-        stderr.contains("Bad_Input_1.0.smt is missing") && stderr.contains("minimap"),
+        stderr.contains(&format!("{name} is missing")) && stderr.contains("minimap"),
         "{stderr}"
     );
     // a broken magic
@@ -267,11 +281,7 @@ fn the_lint_calls_a_missing_bad_or_short_tile_file_an_error() {
     let sdd = valid_sdd(dir.path(), "lint.sdd");
     let (code, _, stderr) = run_code(&["lint".as_ref(), sdd.as_os_str()]);
     assert_eq!(code, Some(0), "the whole map: {stderr}");
-    let smt = std::fs::read_dir(sdd.join("maps"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "smt"))
-        .unwrap();
+    let smt = first_smt(&sdd);
     let good = std::fs::read(&smt).unwrap();
     let name = smt.file_name().unwrap().to_string_lossy().into_owned();
     let mut bad_magic = good.clone();

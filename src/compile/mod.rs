@@ -51,8 +51,8 @@ pub struct CompiledMap {
     /// Archive path of the `.smf` (`maps/<stem>.smf`).
     pub smf_path: String,
     pub smf: Vec<u8>,
-    pub smt_path: String,
-    pub smt: Vec<u8>,
+    /// The `.smt` files (`maps/<stem>_NN.smt`), one per map unit of rows, with their bytes.
+    pub smts: Vec<(String, Vec<u8>)>,
     pub mapinfo: String,
     /// Further files the map needs (the splat distribution and detail normals), by archive path.
     pub extra_files: Vec<(String, Vec<u8>)>,
@@ -211,8 +211,19 @@ pub fn build_map_files(
     progress.report(Stage::Assemble, 0, 1);
     let stem = map.settings.file_stem();
     let smf_path = format!("maps/{stem}.smf");
-    let smt_name = format!("{stem}.smt");
-    let smt_path = format!("maps/{smt_name}");
+    let smt_names: Vec<String> = (0..tiles.file_tiles.len())
+        .map(|k| format!("{stem}_{k:02}.smt"))
+        .collect();
+    let smt_paths: Vec<String> = smt_names.iter().map(|n| format!("maps/{n}")).collect();
+    let smts: Vec<(String, Vec<u8>)> = smt_paths
+        .iter()
+        .zip(tiles.files().zip(&tiles.file_tiles))
+        .map(|(path, (file, &count))| {
+            let mut smt = smt_header(count);
+            smt.extend_from_slice(file);
+            (path.clone(), smt)
+        })
+        .collect();
     let mut feature_types = builtin_feature_types();
     // BAR's feature placer places them at game start instead: the block stays empty
     let in_smf = map.settings.feature_placement == FeaturePlacement::Smf;
@@ -250,19 +261,17 @@ pub fn build_map_files(
         minimap,
         metal: map.metal.data().to_vec(),
         grass: Some(map.grass.data().to_vec()),
-        tile_files: vec![SmfTileFile {
-            tile_count: distinct as u32,
-            name: smt_name,
-        }],
+        tile_files: smt_names
+            .into_iter()
+            .zip(tiles.file_tiles)
+            .map(|(name, tile_count)| SmfTileFile { tile_count, name })
+            .collect(),
         tile_index: tiles.index,
         feature_types,
         features,
     };
     let smf_bytes = write_smf(&smf);
-    let mut smt = smt_header(distinct as u32);
-    smt.extend_from_slice(&tiles.tiles);
-    drop(tiles.tiles);
-    let mut table = mapinfo_table(&map.settings, &map.teams, &smf_path, &smt_path);
+    let mut table = mapinfo_table(&map.settings, &map.teams, &smf_path, &smt_paths);
     let splats = splats::build_splats(map)?;
     if let Some(s) = &splats {
         splats::add_to_mapinfo(&mut table, s);
@@ -277,8 +286,7 @@ pub fn build_map_files(
     Ok(CompiledMap {
         smf_path,
         smf: smf_bytes,
-        smt_path,
-        smt,
+        smts,
         mapinfo,
         extra_files,
         tiles_total: smf.tile_index.len(),
@@ -305,8 +313,7 @@ pub fn compile_map(
     let CompiledMap {
         smf_path,
         smf,
-        smt_path,
-        smt,
+        smts,
         mapinfo,
         extra_files,
         tiles_total,
@@ -315,17 +322,14 @@ pub fn compile_map(
         mut stage_times,
     } = compiled;
     let started = Instant::now();
-    let mut ours = vec![
-        "mapinfo.lua".to_string(),
-        smf_path.clone(),
-        smt_path.clone(),
-    ];
+    let mut ours = vec!["mapinfo.lua".to_string(), smf_path.clone()];
+    ours.extend(smts.iter().map(|(p, _)| p.clone()));
     ours.extend(extra_files.iter().map(|(p, _)| p.clone()));
     let mut files = vec![
         ArchiveFile::new("mapinfo.lua".into(), mapinfo.into_bytes()),
         ArchiveFile::new(smf_path, smf),
-        ArchiveFile::new(smt_path, smt),
     ];
+    files.extend(smts.into_iter().map(|(p, b)| ArchiveFile::new(p, b)));
     files.extend(extra_files.into_iter().map(|(p, b)| ArchiveFile::new(p, b)));
     for f in &map.bundled_files {
         if ours.iter().any(|o| o.eq_ignore_ascii_case(&f.path)) {

@@ -1,6 +1,8 @@
 //! The ground texture to SMT tiles: each 32x32 tile BC1-compressed with its 16, 8 and 4 texel
 //! mips (in fast mode the full-resolution level is then refined), strips of 32 texture rows
-//! compressed in parallel on all cores, exact duplicates dropped in a stable order.
+//! compressed in parallel on all cores. The tiles go to one `.smt` file per map unit of rows
+//! (`TILE_ROWS_PER_FILE`), exact duplicates dropped within each file in a stable order, so a
+//! file's bytes depend on its own rows alone and an edit changes only the files it touches.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,17 +16,35 @@ use crate::formats::bc1::{BC1_BLOCK_BYTES, Bc1Quality, downsample_2x, encode_bc1
 use crate::formats::smt::{SMT_TILE_BYTES, TILE_TEXELS};
 use crate::map::GroundTexture;
 
-/// Distinct tiles and the index that places them.
+/// Rows of tiles per `.smt` file: one map unit (512 texels), so a 16x16 map has 16 files of
+/// 2.8 MB and a texture edit re-packs only the files under it.
+pub const TILE_ROWS_PER_FILE: usize = 16;
+
+/// Distinct tiles, file by file, and the index that places them.
 pub struct TileSet {
-    /// `distinct_count()` tiles of [`SMT_TILE_BYTES`] each.
+    /// `distinct_count()` tiles of [`SMT_TILE_BYTES`] each: the first file's, then the next's.
     pub tiles: Vec<u8>,
-    /// One entry per 32x32 texel cell, row-major.
+    /// One entry per 32x32 texel cell, row-major: tile numbers counted across the files in
+    /// order, as the `.smf` wants them.
     pub index: Vec<u32>,
+    /// How many distinct tiles each file holds.
+    pub file_tiles: Vec<u32>,
 }
 
 impl TileSet {
     pub fn distinct_count(&self) -> usize {
         self.tiles.len() / SMT_TILE_BYTES
+    }
+
+    /// The tiles of each file, in order.
+    pub fn files(&self) -> impl Iterator<Item = &[u8]> {
+        let mut start = 0;
+        self.file_tiles.iter().map(move |&n| {
+            let end = start + n as usize * SMT_TILE_BYTES;
+            let file = &self.tiles[start..end];
+            start = end;
+            file
+        })
     }
 }
 
@@ -201,23 +221,44 @@ pub fn build_tiles_cached(
         let encoded: Vec<bool> = found.iter().map(|&f| !f).collect();
         c.store(&tag, &keys, &all, &encoded);
     }
-    // the tiles' own bytes decide what is a duplicate, hashed with xxh3 (SipHash over 45 MB
-    // costs more than the rest of a cached compile)
-    let mut seen: HashMap<&[u8], u32, xxhash_rust::xxh3::Xxh3Builder> =
-        HashMap::with_capacity_and_hasher(total, xxhash_rust::xxh3::Xxh3Builder::new());
-    let mut tiles = Vec::new();
+    // each file's tiles, duplicates dropped within it (the tiles' own bytes decide what is a
+    // duplicate, hashed with xxh3: SipHash over 45 MB costs more than the rest of a cached
+    // compile); the files in parallel
+    let file_bytes = tiles_x * TILE_ROWS_PER_FILE * SMT_TILE_BYTES;
+    let files: Vec<(Vec<u8>, Vec<u32>)> = all
+        .par_chunks(file_bytes)
+        .map(|file| {
+            let count = file.len() / SMT_TILE_BYTES;
+            let mut seen: HashMap<&[u8], u32, xxhash_rust::xxh3::Xxh3Builder> =
+                HashMap::with_capacity_and_hasher(count, xxhash_rust::xxh3::Xxh3Builder::new());
+            let mut tiles = Vec::new();
+            let mut local = Vec::with_capacity(count);
+            for tile in file.chunks_exact(SMT_TILE_BYTES) {
+                let next = seen.len() as u32;
+                let n = *seen.entry(tile).or_insert_with(|| {
+                    tiles.extend_from_slice(tile);
+                    next
+                });
+                local.push(n);
+            }
+            (tiles, local)
+        })
+        .collect();
+    drop(all);
+    let mut tiles = Vec::with_capacity(files.iter().map(|f| f.0.len()).sum());
     let mut index = Vec::with_capacity(total);
-    for tile in all.chunks_exact(SMT_TILE_BYTES) {
-        let next = seen.len() as u32;
-        let n = *seen.entry(tile).or_insert_with(|| {
-            tiles.extend_from_slice(tile);
-            next
-        });
-        index.push(n);
+    let mut file_tiles = Vec::with_capacity(files.len());
+    for (file, local) in files {
+        let first = (tiles.len() / SMT_TILE_BYTES) as u32;
+        file_tiles.push((file.len() / SMT_TILE_BYTES) as u32);
+        tiles.extend_from_slice(&file);
+        index.extend(local.iter().map(|n| first + n));
     }
-    drop(seen);
-    all.clear();
-    Ok(TileSet { tiles, index })
+    Ok(TileSet {
+        tiles,
+        index,
+        file_tiles,
+    })
 }
 
 #[cfg(test)]
@@ -260,5 +301,35 @@ mod tests {
             "{:?}",
             &mip3[..4]
         );
+    }
+
+    #[test]
+    fn each_file_holds_its_own_rows_and_a_change_touches_only_its_file() {
+        // 64 wide, 20 tile rows: a file of 16 rows and one of 4, each of one flat colour
+        // but for one painted tile in the second
+        let rows = 20 * TILE_TEXELS;
+        let mut tex = GroundTexture::filled(64, rows, [90, 60, 30, 255]);
+        let paint = |tex: &mut GroundTexture, ty: usize, v: u8| {
+            for y in ty * TILE_TEXELS..(ty + 1) * TILE_TEXELS {
+                for x in 0..TILE_TEXELS {
+                    tex.rgba_mut()[(y * 64 + x) * 4..][..3].copy_from_slice(&[v, v, v]);
+                }
+            }
+        };
+        paint(&mut tex, 17, 200);
+        let set = build_tiles(&tex, Bc1Quality::Fast, &Progress::none()).unwrap();
+        // the flat tile once in each file (no sharing across files), the painted one once
+        assert_eq!(set.file_tiles, vec![1, 2]);
+        assert_eq!(set.index.len(), 40);
+        assert!(set.index[..32].iter().all(|&n| n == 0));
+        assert_eq!(set.index[32], 1);
+        assert_eq!(set.index[34], 2);
+        let files: Vec<&[u8]> = set.files().collect();
+        assert_eq!(files[0], &files[1][..SMT_TILE_BYTES]);
+        // painting in the second file leaves the first file's bytes as they were
+        paint(&mut tex, 18, 10);
+        let again = build_tiles(&tex, Bc1Quality::Fast, &Progress::none()).unwrap();
+        assert_eq!(again.file_tiles, vec![1, 3]);
+        assert_eq!(again.files().next(), set.files().next());
     }
 }

@@ -9,10 +9,10 @@
 //! of itself each step (it drains away, so no lake stands against the domain's edge) and can
 //! carry less, so the flow drops its load before it leaves. Ground is kept: what is eroded
 //! becomes sediment, what is deposited was sediment, sediment moves by a conservative
-//! semi-Lagrangian scheme, and when the flow ends the load still carried spreads to its
-//! neighbours and is laid under the same limits as `erode` (`settle`, `SETTLE_PASSES` times),
-//! and what is left then settles where it is (`finish`). So the ground's total is the same
-//! before and after, to f32 rounding.
+//! semi-Lagrangian scheme, and when the flow ends the load still carried spreads (swapped with
+//! the cells 1, 2 and 4 away in turn) and is laid under the limits of `erode` (`settle_k`,
+//! `SETTLE_PASSES` times), and what is left then settles where it is (`finish`). So the
+//! ground's total is the same before and after, to f32 rounding.
 //!
 //! One step is two passes (every cell works from copies taken before the pass, so GPU and CPU
 //! agree):
@@ -32,9 +32,11 @@
 //! neighbours grows past the angle of repose (`repose_deg`) or past what it already is (each
 //! cell of a pair uses half the pair's room, so the pair holds however both move), and no cell
 //! moves further than `BEND_ELMOS` from its neighbours' mean in a step. What cannot settle
-//! under them stays carried until the settling passes; only the little they leave is laid
-//! without the limits (on the test hill the largest step grows 1.4% where dropping the whole
-//! load in place grew it 26%).
+//! under them stays carried until the settling passes, which keep to the same rules (as no
+//! cell falls there, a pair's upper cell may take the pair's whole room) and raise no cell
+//! above its highest neighbour; only the little they leave is laid without the limits. On the
+//! test hill the largest step does not grow at all (dropping the whole load in place grew it
+//! 26%; settling with nearest neighbours alone, 1.4%).
 //!
 //! Pipes on the cell's edges hold the net flux of Mei's two opposite pipes, so the state is
 //! four floats a cell: water depth, sediment (elmos), flux across the +x and +z edges (elmos of
@@ -54,7 +56,9 @@ static KERNEL: KernelSpec = KernelSpec {
     name: "hydraulic-erosion",
     wgsl: include_str!("../../../shaders/brush_erosion_hydraulic.wgsl"),
     dab_loop: false,
-    entries: &["init", "flow", "erode", "settle", "finish"],
+    entries: &[
+        "init", "flow", "erode", "settle_1", "settle_2", "settle_4", "finish",
+    ],
     extras: &[Extra::Source, Extra::State, Extra::StateSource],
     cpu: cpu_twin,
 };
@@ -83,6 +87,11 @@ const MAX_SPEED: f32 = 1.0;
 const SETTLE_PASSES: usize = 64;
 /// Share of the difference to each neighbour's load that a settling pass exchanges.
 const SETTLE_SPREAD: f32 = 0.25;
+/// The settling passes in turn: each swaps load with the cells this many away (`settle_k` in
+/// the WGSL), so in 3 passes the load reaches 7 cells where nearest neighbours alone reach 3.
+/// (Reaching further, 8 cells, carries the load of a crest's flanks onto its top, where it
+/// has no room and ends above the ground that was highest.)
+const SETTLE_ENTRIES: [&str; 3] = ["settle_1", "settle_2", "settle_4"];
 
 /// The numbers a dispatch's kernel reads (`tool`), by name.
 struct Numbers {
@@ -169,6 +178,23 @@ impl Sim<'_, '_> {
             down: down.min(h - (mean - BEND_ELMOS).min(h)),
             up: up.min((mean + BEND_ELMOS).max(h) - h),
         }
+    }
+
+    /// A cell's height and how far it may rise in `settle`, where no cell falls: the upper
+    /// cell of a pair may take the whole of the pair's room (its neighbour can only rise, which
+    /// narrows the step), under the bend limit of `room`, and no higher than its highest
+    /// neighbour (loose ground rolls off a top: no cell becomes a new peak).
+    fn settle_room(&self, x: i32, z: i32) -> (f32, f32) {
+        let h = self.ground(x, z);
+        let (hl, hr) = (self.ground(x - 1, z), self.ground(x + 1, z));
+        let (hn, hs) = (self.ground(x, z - 1), self.ground(x, z + 1));
+        let (_, up) = slack(h, [hl, hr, hn, hs], self.n.repose_step);
+        let mean = 0.25 * (hl + hr + hn + hs);
+        let highest = hl.max(hr).max(hn).max(hs);
+        let up = (2.0 * up)
+            .min((mean + BEND_ELMOS).max(h) - h)
+            .min(highest - h);
+        (h, up.max(0.0))
     }
 
     fn in_rect(&self, x: i32, z: i32) -> bool {
@@ -369,25 +395,29 @@ fn cpu_twin(entry: &str, pass: &mut CpuPass) {
             }
             (h, [depth, s, here[2], here[3]])
         }),
-        // the load spreads (a conservative exchange with the neighbours in the domain) and is
-        // laid where the same rules as `erode` let the ground rise
-        "settle" => pass.map_cells_with_state(|view, i, v| {
-            let sim = Sim::new(view);
-            let (x, z) = (i[0] as i32, i[1] as i32);
-            if !sim.in_domain(x, z) {
-                return (v, [-1.0, 0.0, 0.0, 0.0]);
-            }
-            let here = sim.state(x, z);
-            let mut s = here[1];
-            for (dx, dz) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-                if sim.in_domain(x + dx, z + dz) {
-                    s += SETTLE_SPREAD * (sim.state(x + dx, z + dz)[1] - here[1]);
+        // the load spreads (a conservative exchange with the cells `k` away in the domain:
+        // each pair swaps the same share both ways) and is laid where `settle_room` lets the
+        // ground rise
+        settle if settle.starts_with("settle_") => {
+            let k: i32 = settle["settle_".len()..].parse().expect("settle_<stride>");
+            pass.map_cells_with_state(|view, i, v| {
+                let sim = Sim::new(view);
+                let (x, z) = (i[0] as i32, i[1] as i32);
+                if !sim.in_domain(x, z) {
+                    return (v, [-1.0, 0.0, 0.0, 0.0]);
                 }
-            }
-            let Room { h, up, .. } = sim.room(x, z);
-            let dep = s.min(up).max(0.0);
-            (h + dep, [here[0], s - dep, here[2], here[3]])
-        }),
+                let here = sim.state(x, z);
+                let mut s = here[1];
+                for (dx, dz) in [(-k, 0), (k, 0), (0, -k), (0, k)] {
+                    if sim.in_domain(x + dx, z + dz) {
+                        s += SETTLE_SPREAD * (sim.state(x + dx, z + dz)[1] - here[1]);
+                    }
+                }
+                let (h, up) = sim.settle_room(x, z);
+                let dep = s.min(up).max(0.0);
+                (h + dep, [here[0], s - dep, here[2], here[3]])
+            })
+        }
         // every grain still carried settles where it is
         _ => pass.map_cells(|view, i, v| {
             let sim = Sim::new(view);
@@ -513,8 +543,8 @@ impl Tool for HydraulicErosion {
             passes.push(PassRun::once("flow"));
             passes.push(PassRun::once("erode"));
         }
-        for _ in 0..SETTLE_PASSES {
-            passes.push(PassRun::once("settle"));
+        for p in 0..SETTLE_PASSES {
+            passes.push(PassRun::once(SETTLE_ENTRIES[p % SETTLE_ENTRIES.len()]));
         }
         passes.push(PassRun::once("finish"));
         Ok(ToolSetup {

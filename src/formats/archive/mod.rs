@@ -4,6 +4,8 @@
 //! that is renamed into place only when complete.
 
 use std::io::{Read, Seek, Write};
+
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 use super::FormatError;
@@ -536,8 +538,12 @@ pub fn write_archive_cached(
     }
     replace_with(&tmp, out, kind == ArchiveKind::Sdd)?;
     if let Some(c) = cache {
-        // a cache that cannot be written is no error: the next compile packs again
-        let _ = sd7_cache::keep_packs(out, packed, c);
+        c.keep_packs(
+            packed
+                .into_iter()
+                .map(|p| (p.key, p.bytes, p.fresh))
+                .collect(),
+        );
     }
     Ok(())
 }
@@ -721,9 +727,11 @@ fn write_sd7(
     )
 }
 
-/// Packs `files` as a 7z into `out`; `path` names it in errors. With a `cache`, an entry
-/// whose packed stream it holds is copied from there, and the large entries packed here are
-/// listed in `packed` (by block) for the cache to keep.
+/// Packs `files` as a 7z into `out`; `path` names it in errors. Entries of at least
+/// `OWN_PACK_MIN_BYTES` are packed first, all at once on the cores, each as a one-entry 7z
+/// whose block is then copied into the archive (so an `.smt` file per map unit packs in
+/// parallel); with a `cache`, one it holds for an entry's bytes is taken instead, and the
+/// ones packed here are listed in `packed` for it to keep.
 fn write_sd7_to<W: Write + Seek>(
     out: W,
     path: &Path,
@@ -732,58 +740,78 @@ fn write_sd7_to<W: Write + Seek>(
     cache: Option<&crate::compile::CompileCache>,
     packed: &mut Vec<sd7_cache::PackedEntry>,
 ) -> Result<(), FormatError> {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let total = total_bytes(files);
-    let mut done = 0;
     let serr = |e: sevenz_rust2::Error| match e {
         sevenz_rust2::Error::Io(io, _) => cancelled_or(io, path),
         e if e.to_string().contains("packing cancelled") => FormatError::Cancelled,
         e => FormatError::invalid(path.display().to_string(), format!("7z: {e}")),
     };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let own: Vec<usize> = (0..files.len())
+        .filter(|&i| files[i].len() >= sd7_cache::OWN_PACK_MIN_BYTES as u64)
+        .collect();
+    // the cores go to the entries; one alone gets them all (its chunks are packed in
+    // parallel, and the chunks are fixed, so the bytes are the same)
+    let threads = (cores / own.len().max(1) as u32).max(1);
+    let done = AtomicU64::new(0);
+    let cancel = AtomicBool::new(false);
+    let own_packs: Vec<Result<sd7_cache::OwnPack, FormatError>> = std::thread::scope(|s| {
+        let worker = s.spawn(|| {
+            own.par_iter()
+                .map(|&i| {
+                    let f = files[i];
+                    let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
+                    sd7_cache::own_pack(&f.path, &data, threads, cache, &cancel, &done)
+                        .map_err(serr)
+                })
+                .collect()
+        });
+        while !worker.is_finished() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            if !progress(done.load(Ordering::Relaxed), total) {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        worker
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    });
+    let mut own_packs = own_packs.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(FormatError::Cancelled);
+    }
+    let mut done = done.into_inner();
     let mut sz = sevenz_rust2::ArchiveWriter::new(out).map_err(serr)?;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-    let mut block = 0;
-    for f in files {
-        let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
-        let key = cache
-            .filter(|_| data.len() >= sd7_cache::CACHED_ENTRY_MIN_BYTES)
-            .map(|_| sd7_cache::pack_key(&data, threads));
-        let kept = match (cache, &key) {
-            (Some(c), Some(key)) => sd7_cache::cached_pack(c, key, &data),
-            _ => None,
-        };
-        if let (Some(c), Some(pack)) = (cache, &kept) {
+    let mut next_own = own.iter().zip(own_packs.iter_mut()).peekable();
+    for (i, f) in files.iter().enumerate() {
+        if let Some((_, pack)) = next_own.next_if(|(j, _)| **j == i) {
             let mut reader = std::io::Cursor::new(pack.bytes.as_slice());
             sz.push_raw_block(&pack.archive, 0, &mut reader, |_| f.path.clone())
                 .map_err(serr)?;
-            c.count_pack_reused();
-            done += data.len() as u64;
-            if !progress(done, total) {
-                return Err(FormatError::Cancelled);
+            if let (Some(c), false) = (cache, pack.fresh) {
+                c.count_pack_reused();
             }
-        } else {
-            sz.set_content_methods(vec![sd7_options(&data, threads).into()]);
-            // non-solid: one stream per entry, so the engine can read mapinfo.lua alone
-            let r = Counted {
-                data: &data,
-                pos: 0,
-                done: &mut done,
-                total,
-                progress,
-            };
-            sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
-                .map_err(serr)?;
+            continue;
         }
-        if let Some(key) = key {
-            packed.push(sd7_cache::PackedEntry {
-                key,
-                block,
-                kept: kept.map(|k| k.bytes),
-            });
-        }
-        if !data.is_empty() {
-            block += 1;
-        }
+        let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
+        sz.set_content_methods(vec![sd7_options(&data, cores).into()]);
+        // non-solid: one stream per entry, so the engine can read mapinfo.lua alone
+        let r = Counted {
+            data: &data,
+            pos: 0,
+            done: &mut done,
+            total,
+            progress,
+        };
+        sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
+            .map_err(serr)?;
     }
+    packed.extend(own_packs.into_iter().map(|p| sd7_cache::PackedEntry {
+        key: p.key,
+        bytes: p.bytes,
+        fresh: p.fresh,
+    }));
     let mut inner = sz.finish().map_err(|e| cancelled_or(e, path))?;
     inner.flush().map_err(|e| FormatError::io(path, e))?;
     inner

@@ -1,37 +1,41 @@
-//! The packed streams of large `.sd7` entries, kept in the compile cache as 7z archives of
-//! one entry each, keyed by the hash of the entry's bytes and the packer's settings. A kept
-//! stream is used only when it reads as one block of one entry whose size and CRC are the
-//! entry's (and, from disk, when the file's own hash matches its name), so a damaged or
-//! foreign file is packed again, never trusted.
+//! The large entries of a `.sd7`, each packed on its own as a 7z archive of one entry (in
+//! parallel, then copied block by block into the archive) and kept in the compile cache, keyed
+//! by the hash of the entry's bytes and the packer's settings. A kept stream is used only when
+//! it reads as one block of one entry whose size and CRC are the entry's (and, from disk, when
+//! the file's own hash matches its name), so a damaged or foreign file is packed again, never
+//! trusted.
 
-use std::io::{Cursor, Seek};
-use std::path::Path;
+use std::io::{Cursor, Read};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use super::{PackCancelled, sd7_options};
 use crate::compile::CompileCache;
 use crate::compile::cache::PackKey;
 
-/// Entries smaller than this are packed each time (mapinfo.lua and the like take no time).
-pub(super) const CACHED_ENTRY_MIN_BYTES: usize = 1 << 20;
+/// Entries at least this big are packed on their own (and kept); smaller ones (mapinfo.lua and
+/// the like) are packed in place each time.
+pub(super) const OWN_PACK_MIN_BYTES: usize = 256 << 10;
 
-/// A large entry of the archive being written: its key, its block in the archive, and its
-/// kept packed stream when it came from the cache.
-pub(super) struct PackedEntry {
+/// A large entry's one-entry 7z, read, and whether it was packed by this compile.
+pub(super) struct OwnPack {
     pub key: PackKey,
-    pub block: usize,
-    pub kept: Option<Arc<Vec<u8>>>,
-}
-
-/// A kept packed stream, read and checked.
-pub(super) struct CachedPack {
     pub bytes: Arc<Vec<u8>>,
     pub archive: sevenz_rust2::Archive,
+    pub fresh: bool,
+}
+
+/// A packed entry for the cache to keep.
+pub(super) struct PackedEntry {
+    pub key: PackKey,
+    pub bytes: Arc<Vec<u8>>,
+    pub fresh: bool,
 }
 
 /// The key of an entry's packed stream: its bytes and everything that picks the packing.
-pub(super) fn pack_key(data: &[u8], threads: u32) -> PackKey {
+fn pack_key(data: &[u8], threads: u32) -> PackKey {
     let tag = format!(
-        "groundwork sd7 entry v1; groundwork {}; threads {threads}",
+        "groundwork sd7 entry v2; groundwork {}; threads {threads}",
         env!("CARGO_PKG_VERSION")
     );
     let mut h = blake3::Hasher::new_keyed(blake3::hash(tag.as_bytes()).as_bytes());
@@ -55,42 +59,68 @@ fn read_pack(bytes: &[u8], data: &[u8], crc: u32) -> Option<sevenz_rust2::Archiv
     whole.then_some(archive)
 }
 
-/// The kept packed stream of `data` under `key`, when one is there and checks out.
-pub(super) fn cached_pack(cache: &CompileCache, key: &PackKey, data: &[u8]) -> Option<CachedPack> {
-    let crc = crc32fast::hash(data);
-    let bytes = cache.pack_bytes(key, |b| read_pack(b, data, crc).is_some())?;
-    let archive = read_pack(&bytes, data, crc)?;
-    Some(CachedPack { bytes, archive })
+/// A reader over an entry's bytes that counts them into `done` and fails once `cancel` is set.
+struct Shared<'a> {
+    data: &'a [u8],
+    pos: usize,
+    done: &'a AtomicU64,
+    cancel: &'a AtomicBool,
 }
 
-/// Hands the cache this compile's large entries: those packed here are cut out of the
-/// archive just written at `out` as one-entry 7z archives.
-pub(super) fn keep_packs(
-    out: &Path,
-    entries: Vec<PackedEntry>,
-    cache: &CompileCache,
-) -> std::io::Result<()> {
-    let mut source = None;
-    let mut packs = Vec::with_capacity(entries.len());
-    for e in entries {
-        if let Some(bytes) = e.kept {
-            packs.push((e.key, bytes, false));
-            continue;
+impl Read for Shared<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other(PackCancelled));
         }
-        if source.is_none() {
-            let mut f = std::fs::File::open(out)?;
-            let archive = sevenz_rust2::Archive::read(&mut f, &sevenz_rust2::Password::empty())
-                .map_err(std::io::Error::other)?;
-            source = Some((f, archive));
-        }
-        let (f, archive) = source.as_mut().expect("opened just above");
-        f.rewind()?;
-        let mut one = sevenz_rust2::ArchiveWriter::new(Cursor::new(Vec::new()))
-            .map_err(std::io::Error::other)?;
-        one.push_raw_block(archive, e.block, f, |entry| entry.name.clone())
-            .map_err(std::io::Error::other)?;
-        packs.push((e.key, Arc::new(one.finish()?.into_inner()), true));
+        let n = buf.len().min(self.data.len() - self.pos).min(1 << 20);
+        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+        self.pos += n;
+        self.done.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
     }
-    cache.keep_packs(packs);
-    Ok(())
+}
+
+/// The entry `name` with bytes `data`, packed as a one-entry 7z with `threads`: the one
+/// `cache` holds when it checks out, else packed here. `done` counts the bytes dealt with.
+pub(super) fn own_pack(
+    name: &str,
+    data: &[u8],
+    threads: u32,
+    cache: Option<&CompileCache>,
+    cancel: &AtomicBool,
+    done: &AtomicU64,
+) -> Result<OwnPack, sevenz_rust2::Error> {
+    let key = pack_key(data, threads);
+    if let Some(c) = cache {
+        let crc = crc32fast::hash(data);
+        if let Some(bytes) = c.pack_bytes(&key, |b| read_pack(b, data, crc).is_some())
+            && let Some(archive) = read_pack(&bytes, data, crc)
+        {
+            done.fetch_add(data.len() as u64, Ordering::Relaxed);
+            return Ok(OwnPack {
+                key,
+                bytes,
+                archive,
+                fresh: false,
+            });
+        }
+    }
+    let mut one = sevenz_rust2::ArchiveWriter::new(Cursor::new(Vec::new()))?;
+    one.set_content_methods(vec![sd7_options(data, threads).into()]);
+    let reader = Shared {
+        data,
+        pos: 0,
+        done,
+        cancel,
+    };
+    one.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(name), Some(reader))?;
+    let bytes = one.finish()?.into_inner();
+    let archive =
+        sevenz_rust2::Archive::read(&mut Cursor::new(&bytes), &sevenz_rust2::Password::empty())?;
+    Ok(OwnPack {
+        key,
+        bytes: Arc::new(bytes),
+        archive,
+        fresh: true,
+    })
 }

@@ -179,12 +179,12 @@ pub fn mapinfo_from_table(table: &LuaTable) -> MapInfo {
     info
 }
 
-/// The `mapinfo` table for a map whose `.smf` and `.smt` sit at the given archive paths.
+/// The `mapinfo` table for a map whose `.smf` and `.smt` files sit at the given archive paths.
 pub fn mapinfo_table(
     settings: &MapSettings,
     teams: &[Team],
     smf_path: &str,
-    smt_path: &str,
+    smt_paths: &[String],
 ) -> LuaTable {
     use crate::map::settings::LuaField;
     let mut t = LuaTable::new();
@@ -216,11 +216,14 @@ pub fn mapinfo_table(
     let mut smf = LuaTable::new();
     smf.insert("minheight", s.min_height_elmos.to_lua());
     smf.insert("maxheight", s.max_height_elmos.to_lua());
-    smf.insert("smtFileName0", string(smt_path));
     if let Some(LuaValue::Table(extra_smf)) = s.extra.get("smf") {
         for (k, v) in extra_smf.iter() {
             smf.insert(k.clone(), v.clone());
         }
+    }
+    // after the kept keys: a stray smtFileNameN of an opened map never names the wrong file
+    for (i, p) in smt_paths.iter().enumerate() {
+        smf.insert(format!("smtFileName{i}").as_str(), string(p));
     }
     t.insert("smf", LuaValue::Table(smf));
     // the engine's wind defaults, written out: unitsync (and so BAR's lobby) reads 0..0 without

@@ -55,7 +55,12 @@ fn written_mapinfo_reads_back_through_lua() {
             start_z_elmos: 400.0,
         },
     ];
-    let src = write_mapinfo(&mapinfo_table(&s, &teams, "maps/rt.smf", "maps/rt.smt"));
+    let src = write_mapinfo(&mapinfo_table(
+        &s,
+        &teams,
+        "maps/rt.smf",
+        &["maps/rt.smt".into()],
+    ));
     let table = eval_mapinfo(src.as_bytes(), &NoFiles, LuaLimits::default()).unwrap();
     let info = mapinfo_from_table(&table);
     assert_eq!(info.teams, teams);
@@ -95,7 +100,7 @@ fn written_mapinfo_reads_back_through_lua() {
 #[test]
 fn wind_is_written_with_the_engine_defaults_unless_the_map_sets_it() {
     let read_back = |s: &MapSettings| {
-        let src = write_mapinfo(&mapinfo_table(s, &[], "maps/w.smf", "maps/w.smt"));
+        let src = write_mapinfo(&mapinfo_table(s, &[], "maps/w.smf", &["maps/w.smt".into()]));
         let table = eval_mapinfo(src.as_bytes(), &NoFiles, LuaLimits::default()).unwrap();
         let a = mapinfo_from_table(&table).settings.atmosphere;
         (a.min_wind, a.max_wind)
@@ -115,7 +120,7 @@ fn void_water_drops_the_plane_colour() {
     let mut s = sample_settings();
     s.void_water = true;
     s.water.plane_color = Some([0.1, 0.2, 0.3]);
-    let t = mapinfo_table(&s, &[], "a", "b");
+    let t = mapinfo_table(&s, &[], "a", &["b".into()]);
     assert!(t.get_table("water").unwrap().get("planeColor").is_none());
 }
 
