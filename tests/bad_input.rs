@@ -252,17 +252,27 @@ fn tile_counts_far_beyond_the_tile_file_are_refused_without_reserving_them() {
     let smf = smf_in(&sdd);
     let mut b = std::fs::read(&smf).unwrap();
     let tp = i32::from_le_bytes(b[60..64].try_into().unwrap()) as usize;
-    // numTiles and the one tile file's count, both 2^31 - 1: the .smt holds 1 tile
+    // numTiles 2^31 - 1, the first tile file's count what the others leave of it: the .smt
+    // holds 1 tile
+    let files = i32::from_le_bytes(b[tp..tp + 4].try_into().unwrap()) as usize;
+    let (mut at, mut others) = (tp + 8, 0);
+    for k in 0..files {
+        if k > 0 {
+            others += i32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+        }
+        at += 4 + b[at + 4..].iter().position(|&c| c == 0).unwrap() + 1;
+    }
     patch(&mut b, tp + 4, i32::MAX);
-    patch(&mut b, tp + 8, i32::MAX);
+    patch(&mut b, tp + 8, i32::MAX - others);
     std::fs::write(&smf, &b).unwrap();
-    let (code, stdout, _) = run_code(&["info".as_ref(), sdd.as_os_str()]);
-    assert_eq!(code, Some(0));
-    assert!(stdout.contains("but the map uses 2147483647"), "{stdout}");
+    let (code, stdout, stderr) = run_code(&["info".as_ref(), sdd.as_os_str()]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let uses = format!("but the map uses {}", i32::MAX - others);
+    assert!(stdout.contains(&uses), "{stdout}");
     let (code, _, stderr) = run_code(&["lint".as_ref(), sdd.as_os_str()]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
-        stderr.contains("error[tile-file-unreadable]") && stderr.contains("2147483647"),
+        stderr.contains("error[tile-file-unreadable]") && stderr.contains(&uses),
         "{stderr}"
     );
     let out = dir.path().join("back");

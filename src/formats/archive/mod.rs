@@ -412,7 +412,7 @@ const SD7_CHUNK_BYTES: u64 = 2 << 20;
 const SD7_PACKABLE: (u32, u32) = (1 << 20, 32);
 const SD7_NOISY: (u32, u32) = (64 << 10, 16);
 /// Files bigger than this are sampled to decide; smaller ones always take `SD7_PACKABLE`.
-const SD7_SAMPLE_BYTES: usize = 512 << 10;
+const SD7_SAMPLE_BYTES: usize = 128 << 10;
 /// A sample packing below this share of its size counts as packable.
 const SD7_PACKABLE_RATIO: f64 = 0.5;
 
