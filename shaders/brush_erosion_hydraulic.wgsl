@@ -187,18 +187,20 @@ fn advected(x: i32, z: i32) -> f32 {
     return s + here.y * kept;
 }
 
+// The ground of the four neighbours: -x, +x, -z, +z.
+fn around(x: i32, z: i32) -> vec4<f32> {
+    return vec4<f32>(ground(x - 1, z), ground(x + 1, z), ground(x, z - 1), ground(x, z + 1));
+}
+
 // (height, lowest neighbour, fall, rise) of a cell this step: no step grows past the angle of
 // repose or what it is, and no cell moves further than BEND_ELMOS from its neighbours' mean
 // (or than it already is); `erode` and `settle` both keep to it
 fn room(x: i32, z: i32) -> vec4<f32> {
     let h = ground(x, z);
-    let hl = ground(x - 1, z);
-    let hr = ground(x + 1, z);
-    let hn = ground(x, z - 1);
-    let hs = ground(x, z + 1);
-    let sl = slack(h, vec4<f32>(hl, hr, hn, hs), stroke.tool[1].w);
-    let mean = 0.25 * (hl + hr + hn + hs);
-    let lowest = min(min(hl, hr), min(hn, hs));
+    let n = around(x, z);
+    let sl = slack(h, n, stroke.tool[1].w);
+    let mean = 0.25 * (n.x + n.y + n.z + n.w);
+    let lowest = min(min(n.x, n.y), min(n.z, n.w));
     return vec4<f32>(h, lowest, min(sl.x, h - min(mean - BEND_ELMOS, h)), min(sl.y, max(mean + BEND_ELMOS, h) - h));
 }
 
@@ -278,13 +280,10 @@ fn erode(@builtin(global_invocation_id) id: vec3<u32>) {
 // How far a cell may rise in `settle`, where no cell falls (see the twin's settle_room): the
 // whole of a pair's room, the bend limit, and no higher than its highest neighbour.
 fn settle_up(x: i32, z: i32, h: f32) -> f32 {
-    let hl = ground(x - 1, z);
-    let hr = ground(x + 1, z);
-    let hn = ground(x, z - 1);
-    let hs = ground(x, z + 1);
-    let sl = slack(h, vec4<f32>(hl, hr, hn, hs), stroke.tool[1].w);
-    let mean = 0.25 * (hl + hr + hn + hs);
-    let highest = max(max(hl, hr), max(hn, hs));
+    let n = around(x, z);
+    let sl = slack(h, n, stroke.tool[1].w);
+    let mean = 0.25 * (n.x + n.y + n.z + n.w);
+    let highest = max(max(n.x, n.y), max(n.z, n.w));
     return max(min(min(2.0 * sl.y, max(mean + BEND_ELMOS, h) - h), highest - h), 0.0);
 }
 

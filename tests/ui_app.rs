@@ -484,6 +484,23 @@ fn try_in_game_starts_the_engine_on_the_map_at_the_first_start() {
     assert!(env.contains("SPRING_DATADIR="), "{env}");
 }
 
+/// Clicks Engine view, waits for the engine, and checks that its picture is shown.
+fn open_engine_view(harness: &mut Harness<'_, EditorApp>) {
+    wait_until_ready(harness);
+    harness.get_by_label("Engine view").click();
+    harness.step();
+    step_until(harness, "the engine's picture", |h| {
+        !h.state().engine_busy()
+    });
+    let lines = harness.state().log_lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("the engine's picture is shown")),
+        "{lines:#?}"
+    );
+}
+
 #[test]
 fn engine_view_shows_the_engines_picture_from_the_views_camera() {
     use std::os::unix::fs::PermissionsExt;
@@ -511,19 +528,7 @@ fn engine_view_shows_the_engines_picture_from_the_views_camera() {
         ..EditorOptions::default()
     };
     let mut harness = editor(options, setup);
-    wait_until_ready(&mut harness);
-    harness.get_by_label("Engine view").click();
-    harness.step();
-    step_until(&mut harness, "the engine's picture", |h| {
-        !h.state().engine_busy()
-    });
-    let lines = harness.state().log_lines();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("the engine's picture is shown")),
-        "{lines:#?}"
-    );
+    open_engine_view(&mut harness);
     assert!(
         harness
             .query_by_label_contains("as the game draws it")
@@ -567,19 +572,7 @@ fn engine_view_with_the_real_engine_shows_its_picture() {
         ..EditorOptions::default()
     };
     let mut harness = editor(options, setup);
-    wait_until_ready(&mut harness);
-    harness.get_by_label("Engine view").click();
-    harness.step();
-    step_until(&mut harness, "the engine's picture", |h| {
-        !h.state().engine_busy()
-    });
-    let lines = harness.state().log_lines();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("the engine's picture is shown")),
-        "{lines:#?}"
-    );
+    open_engine_view(&mut harness);
     for _ in 0..3 {
         harness.step();
     }

@@ -162,14 +162,23 @@ impl Sim<'_, '_> {
         }
     }
 
+    /// The ground of the four neighbours: -x, +x, -z, +z.
+    fn around(&self, x: i32, z: i32) -> [f32; 4] {
+        [
+            self.ground(x - 1, z),
+            self.ground(x + 1, z),
+            self.ground(x, z - 1),
+            self.ground(x, z + 1),
+        ]
+    }
+
     /// No step grows past the angle of repose or what it is (`slack`), and the cell moves no
     /// further than BEND_ELMOS from its neighbours' mean (or than it already is): rills one cell
     /// wide would otherwise feed on themselves into a checkerboard. `erode` and `settle` both
     /// keep to it.
     fn room(&self, x: i32, z: i32) -> Room {
         let h = self.ground(x, z);
-        let (hl, hr) = (self.ground(x - 1, z), self.ground(x + 1, z));
-        let (hn, hs) = (self.ground(x, z - 1), self.ground(x, z + 1));
+        let [hl, hr, hn, hs] = self.around(x, z);
         let (down, up) = slack(h, [hl, hr, hn, hs], self.n.repose_step);
         let mean = 0.25 * (hl + hr + hn + hs);
         Room {
@@ -186,8 +195,7 @@ impl Sim<'_, '_> {
     /// neighbour (loose ground rolls off a top: no cell becomes a new peak).
     fn settle_room(&self, x: i32, z: i32) -> (f32, f32) {
         let h = self.ground(x, z);
-        let (hl, hr) = (self.ground(x - 1, z), self.ground(x + 1, z));
-        let (hn, hs) = (self.ground(x, z - 1), self.ground(x, z + 1));
+        let [hl, hr, hn, hs] = self.around(x, z);
         let (_, up) = slack(h, [hl, hr, hn, hs], self.n.repose_step);
         let mean = 0.25 * (hl + hr + hn + hs);
         let highest = hl.max(hr).max(hn).max(hs);

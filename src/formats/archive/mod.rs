@@ -538,12 +538,7 @@ pub fn write_archive_cached(
     }
     replace_with(&tmp, out, kind == ArchiveKind::Sdd)?;
     if let Some(c) = cache {
-        c.keep_packs(
-            packed
-                .into_iter()
-                .map(|p| (p.key, p.bytes, p.fresh))
-                .collect(),
-        );
+        c.keep_packs(packed);
     }
     Ok(())
 }
@@ -807,11 +802,7 @@ fn write_sd7_to<W: Write + Seek>(
         sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
             .map_err(serr)?;
     }
-    packed.extend(own_packs.into_iter().map(|p| sd7_cache::PackedEntry {
-        key: p.key,
-        bytes: p.bytes,
-        fresh: p.fresh,
-    }));
+    packed.extend(own_packs.into_iter().map(|p| (p.key, p.bytes, p.fresh)));
     let mut inner = sz.finish().map_err(|e| cancelled_or(e, path))?;
     inner.flush().map_err(|e| FormatError::io(path, e))?;
     inner

@@ -25,12 +25,9 @@ pub(super) struct OwnPack {
     pub fresh: bool,
 }
 
-/// A packed entry for the cache to keep.
-pub(super) struct PackedEntry {
-    pub key: PackKey,
-    pub bytes: Arc<Vec<u8>>,
-    pub fresh: bool,
-}
+/// A packed entry for the cache to keep: its key, its one-entry 7z, and whether it was packed
+/// by this compile ([`CompileCache::keep_packs`]).
+pub(super) type PackedEntry = (PackKey, Arc<Vec<u8>>, bool);
 
 /// The key of an entry's packed stream: its bytes and everything that picks the packing.
 fn pack_key(data: &[u8], threads: u32) -> PackKey {
