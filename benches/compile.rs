@@ -6,7 +6,8 @@
 //! `7z` or `7za`), also the mapmaker's alternative: the peer's `mapcompile`, then `7z a -mx=1`
 //! of what it wrote, against `groundwork compile -o X.sd7`.
 //!
-//! `cargo bench --bench compile` (set `GROUNDWORK_BENCH_UNITS=8` for a smaller map, and
+//! `cargo bench --bench compile` (set `GROUNDWORK_BENCH_UNITS=8` for a smaller map, `GROUNDWORK_BENCH_KEEP=1` to keep its
+//! folder, and
 //! `GROUNDWORK_BENCH_BEST=1` to add the slow best-quality encoder, `GROUNDWORK_BENCH_NOISE=0.35`
 //! for another per-texel noise amplitude, as a fraction of the byte range; default 0.12).
 
@@ -18,6 +19,27 @@ mod common;
 
 use groundwork::formats::bc1::psnr_rgb;
 use groundwork::formats::read_map;
+
+/// The bench folder, left in place after the run when `GROUNDWORK_BENCH_KEEP` is set (to
+/// profile one tool on the same inputs).
+struct Keep(Option<tempfile::TempDir>);
+impl Keep {
+    fn path(&self) -> &Path {
+        self.0
+            .as_ref()
+            .expect("the folder is held until drop")
+            .path()
+    }
+}
+impl Drop for Keep {
+    fn drop(&mut self) {
+        if std::env::var_os("GROUNDWORK_BENCH_KEEP").is_some()
+            && let Some(dir) = self.0.take()
+        {
+            let _ = dir.keep();
+        }
+    }
+}
 
 /// What one run cost.
 #[derive(Clone, Copy)]
@@ -192,6 +214,10 @@ fn main() {
         .unwrap_or(0.12);
     let side = 512 * units as usize;
     let dir = tempfile::tempdir().unwrap();
+    if std::env::var_os("GROUNDWORK_BENCH_KEEP").is_some() {
+        eprintln!("keeping the bench folder: {}", dir.path().display());
+    }
+    let dir = Keep(Some(dir));
     let project = dir.path().join("project");
     std::fs::create_dir_all(&project).unwrap();
     eprintln!("making a {units}x{units} map: {side}x{side} noisy texture ...");
@@ -383,14 +409,23 @@ fn main() {
             ours.psnr.unwrap_or(0.0) - theirs.psnr.unwrap_or(0.0)
         );
     }
+    if let (Some(ours), Some(peer)) = (
+        rows.first(),
+        rows.iter().find(|r| r.tool == "peer mapcompile -ct 1"),
+    ) {
+        println!(
+            "groundwork -> .sdd takes {:.2}x the wall time of the peer's mapcompile -ct 1 (target: 0.45x at most)",
+            ours.cost.wall.as_secs_f64() / peer.cost.wall.as_secs_f64(),
+        );
+    }
     if let (Some(ours), Some(pair)) = (
         rows.iter().find(|r| r.tool.ends_with(".sd7")),
         rows.iter()
             .find(|r| r.tool.starts_with("peer mapcompile +")),
     ) {
         println!(
-            "groundwork -> .sd7 takes {:.0}% of the peer's mapcompile + 7-Zip -mx=1 wall time (target: 80% at most), {:+.3} dB PSNR",
-            ours.cost.wall.as_secs_f64() / pair.cost.wall.as_secs_f64() * 100.0,
+            "groundwork -> .sd7 takes {:.2}x the wall time of the peer's mapcompile + 7-Zip -mx=1 (target: 0.50x at most), {:+.3} dB PSNR",
+            ours.cost.wall.as_secs_f64() / pair.cost.wall.as_secs_f64(),
             ours.psnr.unwrap_or(0.0) - pair.psnr.unwrap_or(0.0)
         );
         if let Some(same) = rows
@@ -418,7 +453,7 @@ fn main() {
     }
     if let (Some(ours), Some(theirs)) = (decompile.first(), decompile.get(1)) {
         println!(
-            "groundwork decompile takes {:.2}x the wall time of {}",
+            "groundwork decompile takes {:.2}x the wall time of {} (target: 0.50x at most)",
             ours.1.wall.as_secs_f64() / theirs.1.wall.as_secs_f64(),
             theirs.0
         );

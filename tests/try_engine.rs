@@ -283,3 +283,88 @@ fn the_editors_launch_runs_in_the_background_and_reports_when_the_engine_exits()
     report.sandbox.remove();
     assert!(!report.sandbox.root.exists());
 }
+
+#[test]
+fn a_noisy_ground_packed_as_literals_is_drawn_by_the_windowed_engine() {
+    let xvfb = Path::new("/usr/bin/xvfb-run");
+    if !Path::new(SPRING_GL).is_file() || !xvfb.is_file() {
+        groundwork::test_support::skip(
+            "spring not found (/usr/games/spring and xvfb-run: apt-get install -y spring xvfb)",
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("noisy");
+    new_project(&project, "flat");
+    // a red ground with noise in every channel: its BC1 indices are noise, which the compiler
+    // packs as LZMA literals (by byte position) rather than with matches
+    let side = 4096u32;
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let rgb: Vec<u8> = (0..side * side)
+        .flat_map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let d = |c: u32| ((x >> (8 * c)) & 0xFF) as f32 / 8.0 - 16.0;
+            [
+                (180.0 + d(0)) as u8,
+                (60.0 + d(1)) as u8,
+                (50.0 + d(2)) as u8,
+            ]
+        })
+        .collect();
+    image::save_buffer(
+        project.join("texture.png"),
+        &rgb,
+        side,
+        side,
+        image::ExtendedColorType::Rgb8,
+    )
+    .unwrap();
+    let archive = tmp.path().join("noisy_1.0.sd7");
+    common::compile_project(&project, &archive);
+    // the tile files went as literals: LZMA (03 01 01) with lc=0, lp=3, pb=3
+    let seven = sevenz_rust2::Archive::open(&archive).unwrap();
+    let literal_blocks = seven
+        .blocks
+        .iter()
+        .filter(|b| {
+            b.coders
+                .iter()
+                .any(|c| c.encoder_method_id() == [3, 1, 1] && c.properties()[0] == (3 * 5 + 3) * 9)
+        })
+        .count();
+    assert!(literal_blocks >= 8, "{literal_blocks} literal blocks");
+    // the engine unpacks every tile (a bad one fails the load) and draws the red ground
+    let shot = tmp.path().join("shot.png");
+    let r = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_groundwork"))
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_RUNTIME_DIR")
+        .args(["try", "--engine", SPRING_GL, "--screenshot"])
+        .arg(&shot)
+        .args(["--camera", "2048,2500,5200,2048,0,1800"])
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", text(&r));
+    let img = image::open(&shot).unwrap().to_rgb8();
+    let mut sum = [0u64; 3];
+    let mut n = 0;
+    for y in 500..760 {
+        for x in (0..1024).step_by(7) {
+            let p = img.get_pixel(x, y).0;
+            for c in 0..3 {
+                sum[c] += p[c] as u64;
+            }
+            n += 1;
+        }
+    }
+    // fog and light pale it (about 138, 94, 100 under Spring 106), but it stays red
+    let mean = sum.map(|s| s as f64 / n as f64);
+    assert!(
+        mean[0] > mean[1] + 25.0 && mean[0] > mean[2] + 25.0,
+        "the ground is not red: mean {mean:?}"
+    );
+}

@@ -9,7 +9,7 @@ use std::io::{Cursor, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::{PackCancelled, sd7_options};
+use super::{PackCancelled, Sd7Method, lzma_literals, sd7_method};
 use crate::compile::CompileCache;
 use crate::compile::cache::PackKey;
 
@@ -32,7 +32,7 @@ pub(super) type PackedEntry = (PackKey, Arc<Vec<u8>>, bool);
 /// The key of an entry's packed stream: its bytes and everything that picks the packing.
 fn pack_key(data: &[u8], threads: u32) -> PackKey {
     let tag = format!(
-        "groundwork sd7 entry v2; groundwork {}; threads {threads}",
+        "groundwork sd7 entry v3; groundwork {}; threads {threads}",
         env!("CARGO_PKG_VERSION")
     );
     let mut h = blake3::Hasher::new_keyed(blake3::hash(tag.as_bytes()).as_bytes());
@@ -54,6 +54,31 @@ fn read_pack(bytes: &[u8], data: &[u8], crc: u32) -> Option<sevenz_rust2::Archiv
         && entry.has_crc
         && entry.crc == crc as u64;
     whole.then_some(archive)
+}
+
+/// `data` as a one-entry 7z of literals, coded a MiB at a time so that `cancel` is seen and
+/// `done` counts.
+fn literal_pack(
+    name: &str,
+    data: &[u8],
+    cancel: &AtomicBool,
+    done: &AtomicU64,
+) -> Result<Vec<u8>, sevenz_rust2::Error> {
+    let mut encoder = lzma_literals::LiteralEncoder::new(data.len());
+    for chunk in data.chunks(1 << 20) {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other(PackCancelled).into());
+        }
+        encoder.write(chunk);
+        done.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+    }
+    let packed = encoder.finish();
+    Ok(lzma_literals::one_entry_7z(
+        name,
+        &packed,
+        data.len() as u64,
+        crc32fast::hash(data),
+    ))
 }
 
 /// A reader over an entry's bytes that counts them into `done` and fails once `cancel` is set.
@@ -102,16 +127,21 @@ pub(super) fn own_pack(
             });
         }
     }
-    let mut one = sevenz_rust2::ArchiveWriter::new(Cursor::new(Vec::new()))?;
-    one.set_content_methods(vec![sd7_options(data, threads).into()]);
-    let reader = Shared {
-        data,
-        pos: 0,
-        done,
-        cancel,
+    let bytes = match sd7_method(data, threads) {
+        Sd7Method::Literals => literal_pack(name, data, cancel, done)?,
+        Sd7Method::Lzma2(options) => {
+            let mut one = sevenz_rust2::ArchiveWriter::new(Cursor::new(Vec::new()))?;
+            one.set_content_methods(vec![options.into()]);
+            let reader = Shared {
+                data,
+                pos: 0,
+                done,
+                cancel,
+            };
+            one.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(name), Some(reader))?;
+            one.finish()?.into_inner()
+        }
     };
-    one.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(name), Some(reader))?;
-    let bytes = one.finish()?.into_inner();
     let archive =
         sevenz_rust2::Archive::read(&mut Cursor::new(&bytes), &sevenz_rust2::Password::empty())?;
     Ok(OwnPack {

@@ -13,6 +13,63 @@ fn sample() -> Vec<ArchiveFile> {
     ]
 }
 
+/// BC1 blocks of a photographic-like ground, `side` x `side` texels: a smooth colour field with
+/// per-texel noise of +-15 levels, drawn for each channel (`independent`) or one for all.
+pub(super) fn noisy_ground_bc1(side: usize, independent: bool) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let rgba: Vec<u8> = (0..side * side)
+        .flat_map(|i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let d = |c: u32| {
+                let shift = if independent { 8 * c } else { 0 };
+                ((x >> shift) & 0xFF) as f32 / 8.0 - 16.0
+            };
+            let (u, v) = ((i % side) as f32, (i / side) as f32);
+            [
+                (120.0 + 60.0 * (u * 0.013).sin() + d(0)) as u8,
+                (110.0 + 50.0 * (v * 0.009).cos() + d(1)) as u8,
+                (90.0 + 40.0 * ((u + v) * 0.011).cos() + d(2)) as u8,
+                255,
+            ]
+        })
+        .collect();
+    crate::formats::bc1::encode_bc1(&rgba, side, side, Default::default())
+}
+
+/// The size of `data` packed as LZMA2 with the noisy settings, as the sampler tries it.
+fn lzma2_bytes(data: &[u8]) -> usize {
+    let mut o = lzma_rust2::Lzma2Options::with_preset(SD7_LEVEL);
+    o.lzma_options.dict_size = SD7_NOISY.0;
+    o.lzma_options.nice_len = SD7_NOISY.1;
+    let mut w = lzma_rust2::Lzma2Writer::new(Vec::new(), o);
+    std::io::Write::write_all(&mut w, data).unwrap();
+    w.finish().unwrap().len()
+}
+
+#[test]
+fn noisy_tiles_are_packed_as_literals_only_where_that_costs_little() {
+    // noise in each channel: the BC1 indices are noise and matches find little
+    let independent = noisy_ground_bc1(1024, true);
+    assert!(matches!(sd7_method(&independent, 1), Sd7Method::Literals));
+    let literals = lzma_literals::encode(&independent).len();
+    let lzma2 = lzma2_bytes(&independent);
+    assert!(
+        literals < lzma2,
+        "noisy tiles: literals {literals} bytes, LZMA2 {lzma2}"
+    );
+    // one noise for all channels: LZMA2 finds enough repeats to be worth its time
+    let shared = noisy_ground_bc1(1024, false);
+    let literals = lzma_literals::encode(&shared).len();
+    let lzma2 = lzma2_bytes(&shared);
+    assert!(literals as f64 > lzma2 as f64 + SD7_LITERALS_SLACK * shared.len() as f64);
+    assert!(matches!(sd7_method(&shared, 1), Sd7Method::Lzma2(_)));
+    // a smooth picture (a ramp) packs far better with matches
+    let ramp: Vec<u8> = (0..1u32 << 20).map(|i| (i / 4096) as u8).collect();
+    assert!(matches!(sd7_method(&ramp, 1), Sd7Method::Lzma2(_)));
+}
+
 fn no_progress() -> impl FnMut(u64, u64) -> bool {
     |_, _| true
 }
