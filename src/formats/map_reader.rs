@@ -13,7 +13,7 @@ use super::mapinfo::{LuaLimits, MapInfo, eval_mapinfo, mapinfo_from_table};
 use super::minimap::{MINIMAP_TEXELS, decode_minimap, upscale_bilinear};
 use super::smf::{SmfFile, read_smf};
 use super::smt::{SMT_TILE_BYTES, TILE_MIP_BYTES, TILE_TEXELS, read_smt};
-use crate::formats::bc1::decode_bc1;
+use crate::formats::bc1::decode_bc1_into;
 use crate::map::{BundledFile, Feature, Grid, GroundTexture, Map, MapSettings, MapSize};
 
 /// A map read from disk, with what the reader had to guess or could not find.
@@ -286,12 +286,13 @@ fn decode_tiles(
                 let n = smf.tile_index[tz * tiles_x + tx] as usize;
                 let tile = &tiles[n][..TILE_MIP_BYTES[0]];
                 debug_assert_eq!(tiles[n].len(), SMT_TILE_BYTES);
-                let px = decode_bc1(tile, TILE_TEXELS, TILE_TEXELS);
-                for row in 0..TILE_TEXELS {
-                    let dst = (row * width + tx * TILE_TEXELS) * 4;
-                    stripe[dst..dst + TILE_TEXELS * 4]
-                        .copy_from_slice(&px[row * TILE_TEXELS * 4..(row + 1) * TILE_TEXELS * 4]);
-                }
+                decode_bc1_into(
+                    tile,
+                    TILE_TEXELS,
+                    TILE_TEXELS,
+                    &mut stripe[tx * TILE_TEXELS * 4..],
+                    width * 4,
+                );
             }
         });
     Ok(GroundTexture::from_rgba(width, height, rgba).expect("sized above"))

@@ -99,13 +99,10 @@ pub fn encode_bc1(rgba: &[u8], width: usize, height: usize, quality: Bc1Quality)
     out
 }
 
-/// Decodes one 8-byte BC1 block into 16 RGBA texels (row-major), opaque as the engine draws it.
+/// Decodes one 8-byte BC1 block into 16 RGBA texels (row-major), opaque as the engine draws it:
+/// the palette's thirds and halves truncated, as texpresso (and the peers' decoders) do.
 fn decode_bc1_block(block: &[u8]) -> [[u8; 4]; 16] {
-    let mut px = texpresso::Format::Bc1.decompress_block(block);
-    for p in px.iter_mut() {
-        p[3] = 255;
-    }
-    px
+    decode_with_palette(block, 0)
 }
 
 /// The 8-bit red, green and blue of an RGB565 colour (each field's bits repeated).
@@ -120,6 +117,13 @@ pub(crate) fn expand_565(c: u16) -> [u32; 3] {
 
 /// Decodes one block with the palette's thirds rounded to nearest, as D3D's reference does.
 fn decode_bc1_block_rounded(block: &[u8]) -> [[u8; 4]; 16] {
+    decode_with_palette(block, 1)
+}
+
+/// Decodes one block, opaque, with `round` (0 or 1) added before the palette's thirds and
+/// halves are divided.
+#[inline(always)]
+fn decode_with_palette(block: &[u8], round: u32) -> [[u8; 4]; 16] {
     let c0 = u16::from_le_bytes([block[0], block[1]]);
     let c1 = u16::from_le_bytes([block[2], block[3]]);
     let (a, b) = (expand_565(c0), expand_565(c1));
@@ -128,10 +132,10 @@ fn decode_bc1_block_rounded(block: &[u8]) -> [[u8; 4]; 16] {
         pal[0][c] = a[c] as u8;
         pal[1][c] = b[c] as u8;
         if c0 > c1 {
-            pal[2][c] = ((2 * a[c] + b[c] + 1) / 3) as u8;
-            pal[3][c] = ((a[c] + 2 * b[c] + 1) / 3) as u8;
+            pal[2][c] = ((2 * a[c] + b[c] + round) / 3) as u8;
+            pal[3][c] = ((a[c] + 2 * b[c] + round) / 3) as u8;
         } else {
-            pal[2][c] = (a[c] + b[c]).div_ceil(2) as u8;
+            pal[2][c] = ((a[c] + b[c] + round) / 2) as u8;
             pal[3][c] = 0;
         }
     }
@@ -147,6 +151,30 @@ pub fn decode_bc1_rounded(blocks: &[u8], width: usize, height: usize) -> Vec<u8>
 /// Decodes a row-major BC1 image into RGBA8.
 pub fn decode_bc1(blocks: &[u8], width: usize, height: usize) -> Vec<u8> {
     decode_blocks(blocks, width, height, decode_bc1_block)
+}
+
+/// Decodes a row-major BC1 image of `width` x `height` (multiples of 4) into the RGBA8 image
+/// `out`, whose rows are `out_stride` bytes apart: a tile straight into its place in the map.
+pub fn decode_bc1_into(
+    blocks: &[u8],
+    width: usize,
+    height: usize,
+    out: &mut [u8],
+    out_stride: usize,
+) {
+    let bw = width / 4;
+    for (i, block) in blocks
+        .chunks_exact(BC1_BLOCK_BYTES)
+        .take(bw * (height / 4))
+        .enumerate()
+    {
+        let (bx, by) = (i % bw, i / bw);
+        let px = decode_bc1_block(block);
+        for (py, texels) in px.chunks_exact(4).enumerate() {
+            let o = (by * 4 + py) * out_stride + bx * 16;
+            out[o..o + 16].copy_from_slice(texels.as_flattened());
+        }
+    }
 }
 
 /// Places each block's texels, as `decode_block` gives them, into an RGBA8 image.
@@ -235,6 +263,33 @@ mod tests {
             }
         }
         v
+    }
+
+    #[test]
+    fn blocks_decode_as_texpresso_decodes_them_opaque() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut block = x.to_le_bytes();
+            if i % 3 == 0 {
+                // the three-colour mode: c0 <= c1
+                block.swap(0, 2);
+                block.swap(1, 3);
+                if u16::from_le_bytes([block[0], block[1]])
+                    > u16::from_le_bytes([block[2], block[3]])
+                {
+                    block.swap(0, 2);
+                    block.swap(1, 3);
+                }
+            }
+            let mut want = texpresso::Format::Bc1.decompress_block(&block);
+            for p in want.iter_mut() {
+                p[3] = 255;
+            }
+            assert_eq!(decode_bc1_block(&block), want, "{block:?}");
+        }
     }
 
     #[test]

@@ -466,24 +466,17 @@ pub fn write_byte_layer(path: &Path, w: usize, h: usize, bytes: &[u8]) -> Result
 pub fn write_rgb(path: &Path, w: usize, h: usize, rgba: &[u8]) -> Result<(), FormatError> {
     let tmp = path.with_extension("png.partial");
     let result = (|| {
-        let file = std::fs::File::create(&tmp)?;
-        let mut enc = png::Encoder::new(BufWriter::new(file), w as u32, h as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        let writer = enc.write_header().map_err(std::io::Error::other)?;
-        let mut stream = writer.into_stream_writer().map_err(std::io::Error::other)?;
-        let mut row = vec![0u8; w * 3];
-        for y in 0..h {
+        let mut file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        super::png_strips::write_png_rgb(&mut file, w, h, &|y, row: &mut [u8]| {
             for (d, s) in row
                 .chunks_exact_mut(3)
                 .zip(rgba[y * w * 4..(y + 1) * w * 4].chunks_exact(4))
             {
                 d.copy_from_slice(&s[..3]);
             }
-            std::io::Write::write_all(&mut stream, &row)?;
-        }
-        stream.finish().map_err(std::io::Error::other)?;
+        })?;
+        std::io::Write::flush(&mut file)?;
+        drop(file);
         std::fs::rename(&tmp, path)
     })();
     result.map_err(|e| {

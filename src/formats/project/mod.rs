@@ -14,6 +14,7 @@
 //! ```
 
 mod images;
+mod png_strips;
 
 pub use images::{MAX_GREY_SIDE, read_grey_unit, write_height_words};
 mod schema;
