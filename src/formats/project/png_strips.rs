@@ -65,43 +65,45 @@ fn length_symbol(len: usize) -> (usize, u32, u8) {
     )
 }
 
-/// The runs in `data`: (start, length) of each stretch of `MIN_RUN` to `MAX_RUN` copies of
-/// the byte before it, in order. Noisy data has few, so it is scanned 8 bytes at a time for
-/// a byte equal to the one before.
+/// The runs in `data`: (start, length) of each stretch of `MIN_RUN` (3) to `MAX_RUN` copies of
+/// the byte before it, in order: at each place, the first run that starts there or later.
+/// Eight bytes are compared with the eight before them at once, and a run start is where three
+/// comparisons in a row are equal.
 fn find_runs(data: &[u8]) -> Vec<(usize, usize)> {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let mut runs = Vec::new();
     let n = data.len();
     let mut i = 1;
     while i < n {
-        if i + 8 <= n {
-            // a zero byte in a ^ b marks a byte equal to the one before
+        let start = if i + 8 <= n {
             let word = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().expect("8"));
             let x = word(i) ^ word(i - 1);
-            let zero_bytes = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
-            if zero_bytes == 0 {
-                i += 8;
+            // the top bit of each byte of x that is zero: this byte equals the one before
+            let equal = !(((x & LOW7) + LOW7) | x | LOW7);
+            // ... and so do the next two: a run of three starts here (bytes 0..=5 of the word)
+            let three = equal & (equal >> 8) & (equal >> 16);
+            if three == 0 {
+                i += 6;
                 continue;
             }
-            // the lowest flagged byte is a true zero (borrows only run upwards)
-            i += zero_bytes.trailing_zeros() as usize / 8;
-        } else if data[i] != data[i - 1] {
-            i += 1;
-            continue;
-        }
-        // data[i] repeats the byte before: most such pairs stop short of a run
-        let repeated = data[i - 1];
-        if i + MIN_RUN > n || data[i + 1] != repeated || data[i + 2] != repeated {
-            i += 1;
-            continue;
-        }
-        let end = (i + MAX_RUN).min(n);
+            i + three.trailing_zeros() as usize / 8
+        } else {
+            let repeated = data[i - 1];
+            if i + MIN_RUN > n || data[i..i + MIN_RUN].iter().any(|&b| b != repeated) {
+                i += 1;
+                continue;
+            }
+            i
+        };
+        let repeated = data[start - 1];
+        let end = (start + MAX_RUN).min(n);
         let len = MIN_RUN
-            + data[i + MIN_RUN..end]
+            + data[start + MIN_RUN..end]
                 .iter()
                 .take_while(|&&b| b == repeated)
                 .count();
-        runs.push((i, len));
-        i += len;
+        runs.push((start, len));
+        i = start + len;
     }
     runs
 }
@@ -219,13 +221,13 @@ impl BitWriter {
         }
     }
 
-    /// Appends the low `n` bits of `value` (n <= 32).
+    /// Appends the low `n` bits of `value` (n <= 56).
     #[inline(always)]
-    fn put(&mut self, value: u32, n: u8) {
-        self.acc |= (value as u64) << self.bits;
+    fn put(&mut self, value: u64, n: u8) {
+        self.acc |= value << self.bits;
         self.bits += n as u32;
         self.buf[self.len..self.len + 8].copy_from_slice(&self.acc.to_le_bytes());
-        let whole = (self.bits / 8) as usize; // at most 4 + 7 bits held: 4 bytes
+        let whole = (self.bits / 8) as usize; // at most 56 + 7 bits held: 7 bytes
         self.len += whole;
         self.acc = self.acc.checked_shr(8 * whole as u32).unwrap_or(0);
         self.bits %= 8;
@@ -263,13 +265,26 @@ fn deflate_strip(data: &[u8], last: bool, out: Vec<u8>) -> Vec<u8> {
                 None,
             )))
     };
+    // four tables, so a run of one byte value does not wait on its own count
+    let mut quarter = [[0u32; 256]; 4];
     let mut counts = [0u32; LITLEN_SYMBOLS];
     for (span, run) in spans() {
-        for &b in &data[span] {
+        let quads = data[span].chunks_exact(4);
+        for &b in quads.remainder() {
             counts[b as usize] += 1;
+        }
+        for q in quads {
+            for (t, &b) in quarter.iter_mut().zip(q) {
+                t[b as usize] += 1;
+            }
         }
         if let Some(len) = run {
             counts[length_symbol(len).0] += 1;
+        }
+    }
+    for t in &quarter {
+        for (c, q) in counts.iter_mut().zip(t) {
+            *c += q;
         }
     }
     counts[END_OF_BLOCK] = 1;
@@ -296,39 +311,43 @@ fn deflate_strip(data: &[u8], last: bool, out: Vec<u8>) -> Vec<u8> {
         .max(4);
 
     let mut w = BitWriter::new(out);
-    w.put(u32::from(last), 1);
+    w.put(u64::from(last), 1);
     w.put(2, 2); // dynamic Huffman codes
-    w.put((hlit - 257) as u32, 5);
+    w.put((hlit - 257) as u64, 5);
     w.put(0, 5); // one distance code
-    w.put((hclen - 4) as u32, 4);
+    w.put((hclen - 4) as u64, 4);
     for &s in &CODE_LENGTH_ORDER[..hclen] {
-        w.put(cl_lengths[s] as u32, 3);
+        w.put(cl_lengths[s] as u64, 3);
     }
     for &l in &sequence {
-        w.put(cl_codes[l as usize] as u32, cl_lengths[l as usize]);
+        w.put(cl_codes[l as usize] as u64, cl_lengths[l as usize]);
     }
     // a literal's code and length in one word
-    let table: Vec<(u32, u8)> = (0..LITLEN_SYMBOLS)
-        .map(|s| (lit_codes[s] as u32, lit_lengths[s]))
+    let table: Vec<(u64, u8)> = (0..LITLEN_SYMBOLS)
+        .map(|s| (lit_codes[s] as u64, lit_lengths[s]))
         .collect();
     for (span, run) in spans() {
-        // two literals a time: two codes of at most 15 bits fit one put
-        let pairs = data[span].chunks_exact(2);
-        let odd = pairs.remainder();
-        for pair in pairs {
-            let (c0, n0) = table[pair[0] as usize];
-            let (c1, n1) = table[pair[1] as usize];
-            w.put(c0 | (c1 << n0), n0 + n1);
+        // four literals a time: four codes of at most 15 bits (and 7 held) fit one put
+        let quads = data[span].chunks_exact(4);
+        let rest = quads.remainder();
+        for q in quads {
+            let (c0, n0) = table[q[0] as usize];
+            let (c1, n1) = table[q[1] as usize];
+            let (c2, n2) = table[q[2] as usize];
+            let (c3, n3) = table[q[3] as usize];
+            let low = c0 | (c1 << n0);
+            let high = c2 | (c3 << n2);
+            w.put(low | (high << (n0 + n1)), n0 + n1 + n2 + n3);
         }
-        if let [b] = odd {
-            let (code, n) = table[*b as usize];
+        for &b in rest {
+            let (code, n) = table[b as usize];
             w.put(code, n);
         }
         if let Some(len) = run {
             let (sym, extra, extra_bits) = length_symbol(len);
             let (code, n) = table[sym];
             // the length's code, its extra bits, then distance code 0 (the one bit 0)
-            w.put(code | (extra << n), n + extra_bits + 1);
+            w.put(code | ((extra as u64) << n), n + extra_bits + 1);
         }
     }
     let (code, n) = table[END_OF_BLOCK];
@@ -664,6 +683,42 @@ mod tests {
             "noise: {}",
             noisy.len()
         );
+    }
+
+    #[test]
+    fn runs_are_found_as_a_byte_by_byte_scan_finds_them() {
+        // the first place (from where the last run ended) whose byte and the next two repeat
+        // the byte before, up to MAX_RUN long
+        let naive = |data: &[u8]| {
+            let mut runs = Vec::new();
+            let mut i = 1;
+            while i < data.len() {
+                let r = data[i - 1];
+                let len = data[i..]
+                    .iter()
+                    .take(MAX_RUN)
+                    .take_while(|&&b| b == r)
+                    .count();
+                if len >= MIN_RUN {
+                    runs.push((i, len));
+                    i += len;
+                } else {
+                    i += 1;
+                }
+            }
+            runs
+        };
+        for seed in 1..200u64 {
+            // few byte values, so runs of every length turn up, ends of words included
+            let len = (seed * 37 % 700) as usize;
+            let data: Vec<u8> = noise(len, seed)
+                .iter()
+                .map(|b| b % (1 + (seed % 4) as u8))
+                .collect();
+            assert_eq!(find_runs(&data), naive(&data), "seed {seed}");
+        }
+        let long = vec![5u8; 1000];
+        assert_eq!(find_runs(&long), naive(&long));
     }
 
     #[test]
