@@ -10,8 +10,9 @@
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use super::tiles::TileFile;
 use crate::formats::smt::SMT_TILE_BYTES;
 
 /// A tile's key: its source texels hashed (xxh3-128) with the encoder tag as the seed.
@@ -37,10 +38,14 @@ pub const CACHE_DIR_ENV: &str = "GROUNDWORK_CACHE_DIR";
 pub struct CompileCache {
     dir: Option<PathBuf>,
     cap_bytes: u64,
-    /// The last compile's tiles by key (an editor re-exporting after a stroke finds them here).
-    memory: Mutex<HashMap<TileKey, Box<[u8]>>>,
+    /// The last compile's tiles (an editor re-exporting after a stroke finds them here).
+    memory: Mutex<Option<MemoryTiles>>,
     /// Whether `memory` is kept (a one-shot compile, as the command line's, has no use for it).
     keep_in_memory: bool,
+    /// The last compile's `.smt` files by the key of their tiles' keys.
+    tile_files: Mutex<HashMap<TileKey, Arc<TileFile>>>,
+    /// The last compile's minimap, under its texture's key.
+    minimap: Mutex<Option<(TileKey, Arc<Vec<u8>>)>>,
     /// The last compile's packed streams by key (one-entry 7z archives).
     packs: Mutex<HashMap<PackKey, std::sync::Arc<Vec<u8>>>>,
     /// What the cache did in the last compile.
@@ -57,12 +62,29 @@ impl std::fmt::Debug for CompileCache {
     }
 }
 
+/// The last compile's tiles, in the order of its texture: the buffer is handed to the next
+/// compile, which finds the tiles still in their places already written.
+struct MemoryTiles {
+    tag: TileKey,
+    /// One per tile; the zero key where the tile was never finished (a cancelled compile).
+    keys: Vec<TileKey>,
+    /// [`SMT_TILE_BYTES`] per key.
+    tiles: Vec<u8>,
+}
+
+/// The zero key: no tile (xxh3-128 of real texels is never all zero but by a 2^-128 chance).
+pub(crate) const NO_TILE: TileKey = [0; KEY_BYTES];
+
 /// What the cache did in one compile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CacheStats {
     pub tiles_from_memory: usize,
     pub tiles_from_disk: usize,
     pub tiles_encoded: usize,
+    /// `.smt` files whose tiles were all unchanged, taken whole from memory.
+    pub smt_files_reused: usize,
+    /// Whether the minimap was taken from memory (the texture unchanged).
+    pub minimap_reused: bool,
     /// Disk entries that failed their check or belonged to another encoder, ignored.
     pub entries_rejected: usize,
     pub packs_reused: usize,
@@ -97,7 +119,9 @@ impl CompileCache {
         CompileCache {
             dir: None,
             cap_bytes: 0,
-            memory: Mutex::new(HashMap::new()),
+            memory: Mutex::new(None),
+            tile_files: Mutex::new(HashMap::new()),
+            minimap: Mutex::new(None),
             keep_in_memory: true,
             packs: Mutex::new(HashMap::new()),
             stats: Mutex::new(CacheStats::default()),
@@ -144,43 +168,93 @@ impl CompileCache {
         f(&mut self.stats.lock().unwrap_or_else(|e| e.into_inner()));
     }
 
-    /// Finds the tiles of `keys`: `out` gets [`SMT_TILE_BYTES`] per key and the result says
-    /// which were found. Memory first, then the disk's segments, newest first.
-    pub(crate) fn lookup(&self, tag: &TileKey, keys: &[TileKey], out: &mut [u8]) -> Vec<bool> {
+    /// Finds the tiles of `keys`: returns [`SMT_TILE_BYTES`] per key and which were found.
+    /// Memory first (the last compile's buffer is taken over, so a tile in the same place
+    /// costs nothing), then the disk's segments, newest first.
+    pub(crate) fn lookup(&self, tag: &TileKey, keys: &[TileKey]) -> (Vec<u8>, Vec<bool>) {
         use std::collections::hash_map::Entry;
-        let mut found = vec![false; keys.len()];
-        // each missing key by its first place; later places of the same key are copied after
-        let mut missing: Missing =
-            HashMap::with_capacity_and_hasher(keys.len(), xxhash_rust::xxh3::Xxh3Builder::new());
-        let mut repeats: Vec<(usize, usize)> = Vec::new();
-        {
-            let memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
-            for (i, k) in keys.iter().enumerate() {
-                match memory.get(k) {
-                    Some(tile) => {
-                        out[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES].copy_from_slice(tile);
+        let total = keys.len();
+        let mut found = vec![false; total];
+        let last = self
+            .memory
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .filter(|m| m.tag == *tag);
+        let mut out = match last {
+            Some(last) => {
+                let in_place = last.keys.len() == total;
+                let mut elsewhere = Vec::new();
+                for (i, k) in keys.iter().enumerate() {
+                    if in_place && last.keys[i] == *k && *k != NO_TILE {
                         found[i] = true;
+                    } else {
+                        elsewhere.push(i);
                     }
-                    None => match missing.entry(*k) {
-                        Entry::Occupied(first) => repeats.push((i, *first.get())),
-                        Entry::Vacant(v) => {
-                            v.insert(i);
-                        }
-                    },
                 }
+                // tiles that moved: gathered from the old buffer before it is written over
+                let mut moved: Vec<(usize, usize)> = Vec::new();
+                if !elsewhere.is_empty() {
+                    let mut first: HashMap<TileKey, usize, xxhash_rust::xxh3::Xxh3Builder> =
+                        HashMap::with_capacity_and_hasher(
+                            last.keys.len(),
+                            xxhash_rust::xxh3::Xxh3Builder::new(),
+                        );
+                    for (j, k) in last.keys.iter().enumerate() {
+                        if *k != NO_TILE {
+                            first.entry(*k).or_insert(j);
+                        }
+                    }
+                    moved = elsewhere
+                        .iter()
+                        .filter_map(|&i| first.get(&keys[i]).map(|&j| (i, j)))
+                        .collect();
+                }
+                let gathered: Vec<u8> = moved
+                    .iter()
+                    .flat_map(|&(_, j)| &last.tiles[j * SMT_TILE_BYTES..][..SMT_TILE_BYTES])
+                    .copied()
+                    .collect();
+                let mut out = if in_place {
+                    last.tiles
+                } else {
+                    vec![0u8; total * SMT_TILE_BYTES]
+                };
+                for (n, &(i, _)) in moved.iter().enumerate() {
+                    out[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES]
+                        .copy_from_slice(&gathered[n * SMT_TILE_BYTES..][..SMT_TILE_BYTES]);
+                    found[i] = true;
+                }
+                out
             }
-        }
+            None => vec![0u8; total * SMT_TILE_BYTES],
+        };
         let from_memory = found.iter().filter(|&&f| f).count();
         let mut from_disk = 0;
         let mut rejected = 0;
         if let Some(dir) = &self.dir
-            && !missing.is_empty()
+            && from_memory < total
         {
+            // each missing key by its first place; later places of the same key are copied after
+            let mut missing: Missing = HashMap::with_capacity_and_hasher(
+                total - from_memory,
+                xxhash_rust::xxh3::Xxh3Builder::new(),
+            );
+            let mut repeats: Vec<(usize, usize)> = Vec::new();
+            for (i, k) in keys.iter().enumerate().filter(|&(i, _)| !found[i]) {
+                match missing.entry(*k) {
+                    Entry::Occupied(first) => repeats.push((i, *first.get())),
+                    Entry::Vacant(v) => {
+                        v.insert(i);
+                    }
+                }
+            }
             for segment in files_newest_first(&dir.join(TILES_DIR), "gwt") {
                 if missing.is_empty() {
                     break;
                 }
-                let Ok(hits) = read_segment(&segment, tag, &mut missing, out, &mut found) else {
+                let Ok(hits) = read_segment(&segment, tag, &mut missing, &mut out, &mut found)
+                else {
                     continue;
                 };
                 from_disk += hits.found;
@@ -205,34 +279,80 @@ impl CompileCache {
             s.tiles_from_disk += from_disk;
             s.entries_rejected += rejected;
         });
-        found
+        (out, found)
     }
 
-    /// Keeps this compile's tiles (`tiles`: [`SMT_TILE_BYTES`] per key) in memory, and writes
-    /// those that were encoded (`encoded[i]`) to disk as a new segment.
-    pub(crate) fn store(&self, tag: &TileKey, keys: &[TileKey], tiles: &[u8], encoded: &[bool]) {
-        if self.keep_in_memory {
-            let mut memory = HashMap::with_capacity(keys.len());
-            for (i, k) in keys.iter().enumerate() {
-                memory
-                    .entry(*k)
-                    .or_insert_with(|| Box::from(&tiles[i * SMT_TILE_BYTES..][..SMT_TILE_BYTES]));
-            }
-            *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = memory;
-        }
+    /// Keeps this compile's tiles (`tiles`: [`SMT_TILE_BYTES`] per key, [`NO_TILE`] for any not
+    /// finished) in memory, and writes those that were encoded (`encoded[i]`) to disk as a new
+    /// segment.
+    pub(crate) fn store(
+        &self,
+        tag: &TileKey,
+        keys: Vec<TileKey>,
+        tiles: Vec<u8>,
+        encoded: &[bool],
+    ) {
         let fresh: Vec<usize> = {
             let mut seen = std::collections::HashSet::new();
             (0..keys.len())
-                .filter(|&i| encoded[i] && seen.insert(keys[i]))
+                .filter(|&i| encoded[i] && keys[i] != NO_TILE && seen.insert(keys[i]))
                 .collect()
         };
         self.add_stats(|s| s.tiles_encoded += encoded.iter().filter(|&&e| e).count());
-        let Some(dir) = &self.dir else { return };
-        if !fresh.is_empty() {
+        if let Some(dir) = &self.dir
+            && !fresh.is_empty()
+        {
             // a cache that cannot be written is no error: the next compile encodes again
-            let _ = write_segment(&dir.join(TILES_DIR), tag, keys, tiles, &fresh);
+            let _ = write_segment(&dir.join(TILES_DIR), tag, &keys, &tiles, &fresh);
+        }
+        if self.keep_in_memory {
+            *self.memory.lock().unwrap_or_else(|e| e.into_inner()) = Some(MemoryTiles {
+                tag: *tag,
+                keys,
+                tiles,
+            });
         }
         self.evict();
+    }
+
+    /// The `.smt` files of the last compile kept under `keys` (each file's tiles' keys hashed),
+    /// where the cache keeps memory.
+    pub(crate) fn tile_files(&self, keys: &[TileKey]) -> Vec<Option<Arc<TileFile>>> {
+        let files = self.tile_files.lock().unwrap_or_else(|e| e.into_inner());
+        let found: Vec<Option<Arc<TileFile>>> =
+            keys.iter().map(|k| files.get(k).cloned()).collect();
+        let reused = found.iter().flatten().count();
+        self.add_stats(|s| s.smt_files_reused += reused);
+        found
+    }
+
+    /// Keeps this compile's `.smt` files, in place of the last compile's.
+    pub(crate) fn keep_tile_files(&self, files: Vec<(TileKey, Arc<TileFile>)>) {
+        if self.keep_in_memory {
+            *self.tile_files.lock().unwrap_or_else(|e| e.into_inner()) =
+                files.into_iter().collect();
+        }
+    }
+
+    /// The minimap of the texture `key`: the last compile's when its texture was the same,
+    /// else `encode()`'s, which is kept.
+    pub(crate) fn minimap(&self, key: &TileKey, encode: impl FnOnce() -> Vec<u8>) -> Arc<Vec<u8>> {
+        let last = self
+            .minimap
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let Some((k, bytes)) = last
+            && k == *key
+        {
+            self.add_stats(|s| s.minimap_reused = true);
+            return bytes;
+        }
+        let bytes = Arc::new(encode());
+        if self.keep_in_memory {
+            *self.minimap.lock().unwrap_or_else(|e| e.into_inner()) = Some((*key, bytes.clone()));
+        }
+        bytes
     }
 
     /// The packed stream kept under `key` with the name check `check` passes: from memory,
@@ -500,20 +620,19 @@ mod tests {
     fn tiles_come_back_from_disk_and_damaged_or_foreign_entries_do_not() {
         let dir = tempfile::tempdir().unwrap();
         let tag = [7u8; KEY_BYTES];
-        let keys: Vec<TileKey> = (0..20u8).map(|i| [i; KEY_BYTES]).collect();
-        let tiles: Vec<u8> = (0..20u8).flat_map(tile).collect();
+        let keys: Vec<TileKey> = (1..21u8).map(|i| [i; KEY_BYTES]).collect();
+        let tiles: Vec<u8> = (1..21u8).flat_map(tile).collect();
         let cache = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-        cache.store(&tag, &keys, &tiles, &[true; 20]);
+        cache.store(&tag, keys.clone(), tiles.clone(), &[true; 20]);
         // a fresh process: nothing in memory, everything on disk
         let fresh = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-        let mut out = vec![0u8; tiles.len()];
-        let found = fresh.lookup(&tag, &keys, &mut out);
+        let (out, found) = fresh.lookup(&tag, &keys);
         assert!(found.iter().all(|&f| f));
         assert_eq!(out, tiles);
         assert_eq!(fresh.stats().tiles_from_disk, 20);
         // another encoder's tag finds nothing
         let other = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-        let found = other.lookup(&[8u8; KEY_BYTES], &keys, &mut out);
+        let (_, found) = other.lookup(&[8u8; KEY_BYTES], &keys);
         assert!(found.iter().all(|&f| !f));
         // flip one byte of entry 3's tile: that entry alone is rejected
         let seg = files_newest_first(&dir.path().join(TILES_DIR), "gwt").remove(0);
@@ -522,15 +641,14 @@ mod tests {
         bytes[at] ^= 0x40;
         std::fs::write(&seg, &bytes).unwrap();
         let damaged = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-        let mut out = vec![0u8; tiles.len()];
-        let found = damaged.lookup(&tag, &keys, &mut out);
+        let (_, found) = damaged.lookup(&tag, &keys);
         assert_eq!(found.iter().filter(|&&f| !f).count(), 1);
         assert!(!found[3]);
         assert_eq!(damaged.stats().entries_rejected, 1);
         // a truncated segment gives nothing
         std::fs::write(&seg, &bytes[..bytes.len() - 5]).unwrap();
         let cut = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-        let found = cut.lookup(&tag, &keys, &mut out);
+        let (_, found) = cut.lookup(&tag, &keys);
         assert!(found.iter().all(|&f| !f));
     }
 
@@ -542,26 +660,60 @@ mod tests {
         let cache = CompileCache::on_disk(dir.path().to_path_buf(), 2 * segment_bytes);
         let mut all = Vec::new();
         for s in 0..3u8 {
-            let keys: Vec<TileKey> = (0..4u8).map(|i| [s * 10 + i; KEY_BYTES]).collect();
-            let tiles: Vec<u8> = (0..4u8).flat_map(|i| tile(s * 10 + i)).collect();
-            cache.store(&tag, &keys, &tiles, &[true; 4]);
+            let keys: Vec<TileKey> = (1..5u8).map(|i| [s * 10 + i; KEY_BYTES]).collect();
+            let tiles: Vec<u8> = (1..5u8).flat_map(|i| tile(s * 10 + i)).collect();
+            cache.store(&tag, keys.clone(), tiles, &[true; 4]);
             all.push(keys);
             // distinct modification times
             std::thread::sleep(std::time::Duration::from_millis(20));
             if s == 1 {
                 // the first segment is used again: the second becomes the oldest
                 let reader = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-                let mut out = vec![0u8; 4 * SMT_TILE_BYTES];
-                assert!(reader.lookup(&tag, &all[0], &mut out).iter().all(|&f| f));
+                assert!(reader.lookup(&tag, &all[0]).1.iter().all(|&f| f));
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
         }
         let left = files_newest_first(&dir.path().join(TILES_DIR), "gwt");
         assert_eq!(left.len(), 2);
         let reader = CompileCache::on_disk(dir.path().to_path_buf(), 1 << 30);
-        let mut out = vec![0u8; 4 * SMT_TILE_BYTES];
-        assert!(reader.lookup(&tag, &all[0], &mut out).iter().all(|&f| f));
-        assert!(reader.lookup(&tag, &all[1], &mut out).iter().all(|&f| !f));
-        assert!(reader.lookup(&tag, &all[2], &mut out).iter().all(|&f| f));
+        assert!(reader.lookup(&tag, &all[0]).1.iter().all(|&f| f));
+        assert!(reader.lookup(&tag, &all[1]).1.iter().all(|&f| !f));
+        assert!(reader.lookup(&tag, &all[2]).1.iter().all(|&f| f));
+    }
+
+    #[test]
+    fn memory_gives_tiles_in_place_and_moved_but_not_unfinished_or_foreign_ones() {
+        let tag = [3u8; KEY_BYTES];
+        let keys: Vec<TileKey> = (1..9u8).map(|i| [i; KEY_BYTES]).collect();
+        let tiles: Vec<u8> = (1..9u8).flat_map(tile).collect();
+        let cache = CompileCache::memory_only();
+        cache.store(&tag, keys.clone(), tiles.clone(), &[true; 8]);
+        // the same texture: every tile where it was
+        let (out, found) = cache.lookup(&tag, &keys);
+        assert!(found.iter().all(|&f| f));
+        assert_eq!(out, tiles);
+        assert_eq!(cache.stats().tiles_from_memory, 8);
+        cache.store(&tag, keys.clone(), out, &[false; 8]);
+        // shifted by one tile, and a new tile at the start: the seven old ones move along
+        let mut shifted = vec![[99u8; KEY_BYTES]];
+        shifted.extend_from_slice(&keys[..7]);
+        let (out, found) = cache.lookup(&tag, &shifted);
+        assert!(!found[0] && found[1..].iter().all(|&f| f));
+        assert_eq!(
+            &out[SMT_TILE_BYTES..],
+            &tiles[..7 * SMT_TILE_BYTES],
+            "each moved tile carries its own bytes"
+        );
+        // a compile cancelled before tile 2 was done leaves no tile there
+        let mut unfinished = keys.clone();
+        unfinished[2] = NO_TILE;
+        cache.store(&tag, unfinished, tiles.clone(), &[false; 8]);
+        let (_, found) = cache.lookup(&tag, &keys);
+        assert_eq!(found.iter().filter(|&&f| !f).count(), 1);
+        assert!(!found[2]);
+        // another encoder's tag: nothing from memory
+        cache.store(&tag, keys.clone(), tiles, &[false; 8]);
+        let (_, found) = cache.lookup(&[4u8; KEY_BYTES], &keys);
+        assert!(found.iter().all(|&f| !f));
     }
 }

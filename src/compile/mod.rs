@@ -24,7 +24,6 @@ use crate::formats::minimap::encode_minimap;
 use crate::formats::smf::{
     MAX_FEATURE_NAME_CHARS, SmfFeature, SmfFile, SmfTileFile, builtin_feature_types, write_smf,
 };
-use crate::formats::smt::smt_header;
 use crate::map::{FeaturePlacement, Map};
 
 /// Bakes the texture layers over the picture (`images`: the layers' pictures); the CPU's
@@ -51,8 +50,9 @@ pub struct CompiledMap {
     /// Archive path of the `.smf` (`maps/<stem>.smf`).
     pub smf_path: String,
     pub smf: Vec<u8>,
-    /// The `.smt` files (`maps/<stem>_NN.smt`), one per map unit of rows, with their bytes.
-    pub smts: Vec<(String, Vec<u8>)>,
+    /// The `.smt` files (`maps/<stem>_NN.smt`), one per map unit of rows, with their bytes
+    /// (shared with the compile cache).
+    pub smts: Vec<(String, std::sync::Arc<Vec<u8>>)>,
     pub mapinfo: String,
     /// Further files the map needs (the splat distribution and detail normals), by archive path.
     pub extra_files: Vec<(String, Vec<u8>)>,
@@ -203,7 +203,12 @@ pub fn build_map_files(
     lap(Stage::Tiles, &mut stage_times);
 
     progress.report(Stage::Minimap, 0, 1);
-    let minimap = encode_minimap(texture, options.quality);
+    let minimap = match (&options.cache, &tiles.texture_key) {
+        (Some(c), Some(key)) => c
+            .minimap(key, || encode_minimap(texture, options.quality))
+            .to_vec(),
+        _ => encode_minimap(texture, options.quality),
+    };
     progress.report(Stage::Minimap, 1, 1);
     lap(Stage::Minimap, &mut stage_times);
     progress.check()?;
@@ -215,14 +220,10 @@ pub fn build_map_files(
         .map(|k| format!("{stem}_{k:02}.smt"))
         .collect();
     let smt_paths: Vec<String> = smt_names.iter().map(|n| format!("maps/{n}")).collect();
-    let smts: Vec<(String, Vec<u8>)> = smt_paths
+    let smts: Vec<(String, std::sync::Arc<Vec<u8>>)> = smt_paths
         .iter()
-        .zip(tiles.files().zip(&tiles.file_tiles))
-        .map(|(path, (file, &count))| {
-            let mut smt = smt_header(count);
-            smt.extend_from_slice(file);
-            (path.clone(), smt)
-        })
+        .cloned()
+        .zip(tiles.smt_files.iter().cloned())
         .collect();
     let mut feature_types = builtin_feature_types();
     // BAR's feature placer places them at game start instead: the block stays empty
@@ -329,7 +330,7 @@ pub fn compile_map(
         ArchiveFile::new("mapinfo.lua".into(), mapinfo.into_bytes()),
         ArchiveFile::new(smf_path, smf),
     ];
-    files.extend(smts.into_iter().map(|(p, b)| ArchiveFile::new(p, b)));
+    files.extend(smts.into_iter().map(|(p, b)| ArchiveFile::shared(p, b)));
     files.extend(extra_files.into_iter().map(|(p, b)| ArchiveFile::new(p, b)));
     for f in &map.bundled_files {
         if ours.iter().any(|o| o.eq_ignore_ascii_case(&f.path)) {

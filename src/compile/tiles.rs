@@ -5,15 +5,16 @@
 //! file's bytes depend on its own rows alone and an edit changes only the files it touches.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::cache::{CompileCache, TileKey};
+use super::cache::{CompileCache, NO_TILE, TileKey};
 use super::progress::{Progress, Stage};
 use crate::formats::FormatError;
 use crate::formats::bc1::{BC1_BLOCK_BYTES, Bc1Quality, downsample_2x, encode_bc1, refine_bc1};
-use crate::formats::smt::{SMT_TILE_BYTES, TILE_TEXELS};
+use crate::formats::smt::{SMT_HEADER_BYTES, SMT_TILE_BYTES, TILE_TEXELS, smt_header};
 use crate::map::GroundTexture;
 
 /// Rows of tiles per `.smt` file: one map unit (512 texels), so a 16x16 map has 16 files of
@@ -22,29 +23,76 @@ pub const TILE_ROWS_PER_FILE: usize = 16;
 
 /// Distinct tiles, file by file, and the index that places them.
 pub struct TileSet {
-    /// `distinct_count()` tiles of [`SMT_TILE_BYTES`] each: the first file's, then the next's.
-    pub tiles: Vec<u8>,
+    /// Each `.smt` file whole, its header first, then its distinct tiles of
+    /// [`SMT_TILE_BYTES`] in order; shared with the compile cache, which hands a file whose
+    /// tiles are all unchanged to the next compile as it is.
+    pub smt_files: Vec<Arc<Vec<u8>>>,
     /// One entry per 32x32 texel cell, row-major: tile numbers counted across the files in
     /// order, as the `.smf` wants them.
     pub index: Vec<u32>,
     /// How many distinct tiles each file holds.
     pub file_tiles: Vec<u32>,
+    /// A hash of the texture's size and every tile's key (so of its texels and the encoder):
+    /// what the minimap is kept under. `None` without a cache, which alone hashes texels.
+    pub texture_key: Option<TileKey>,
 }
 
 impl TileSet {
     pub fn distinct_count(&self) -> usize {
-        self.tiles.len() / SMT_TILE_BYTES
+        self.file_tiles.iter().map(|&n| n as usize).sum()
     }
 
-    /// The tiles of each file, in order.
+    /// The tiles of each file, in order, without its header.
     pub fn files(&self) -> impl Iterator<Item = &[u8]> {
-        let mut start = 0;
-        self.file_tiles.iter().map(move |&n| {
-            let end = start + n as usize * SMT_TILE_BYTES;
-            let file = &self.tiles[start..end];
-            start = end;
-            file
-        })
+        self.smt_files.iter().map(|f| &f[SMT_HEADER_BYTES..])
+    }
+
+    /// Tile `n`, counted across the files as the index counts; `None` past the last.
+    pub fn tile(&self, n: usize) -> Option<&[u8]> {
+        let mut first = 0;
+        for (file, &count) in self.files().zip(&self.file_tiles) {
+            let count = count as usize;
+            if n < first + count {
+                return Some(&file[(n - first) * SMT_TILE_BYTES..][..SMT_TILE_BYTES]);
+            }
+            first += count;
+        }
+        None
+    }
+}
+
+/// One `.smt` file made: its bytes, header included, and each of its cells' tile number
+/// within it.
+pub(crate) struct TileFile {
+    pub(crate) smt: Arc<Vec<u8>>,
+    pub(crate) local: Vec<u32>,
+}
+
+/// The `.smt` file of `cells` (their tiles, [`SMT_TILE_BYTES`] each, row-major): exact
+/// duplicates dropped in a stable order (the tiles' own bytes decide, hashed with xxh3:
+/// SipHash over 45 MB costs more than the rest of a cached compile).
+fn dedup_file(cells: &[u8]) -> TileFile {
+    let count = cells.len() / SMT_TILE_BYTES;
+    let mut seen: HashMap<&[u8], u32, xxhash_rust::xxh3::Xxh3Builder> =
+        HashMap::with_capacity_and_hasher(count, xxhash_rust::xxh3::Xxh3Builder::new());
+    let mut smt = smt_header(0);
+    smt.reserve(cells.len());
+    let mut local = Vec::with_capacity(count);
+    for tile in cells.chunks_exact(SMT_TILE_BYTES) {
+        let next = seen.len() as u32;
+        let n = *seen.entry(tile).or_insert_with(|| {
+            smt.extend_from_slice(tile);
+            next
+        });
+        local.push(n);
+    }
+    smt[..SMT_HEADER_BYTES].copy_from_slice(&smt_header(seen.len() as u32));
+    if smt.capacity() > 2 * smt.len() {
+        smt.shrink_to_fit();
+    }
+    TileFile {
+        smt: Arc::new(smt),
+        local,
     }
 }
 
@@ -156,8 +204,9 @@ pub fn build_tiles(
     build_tiles_cached(texture, quality, progress, None)
 }
 
-/// [`build_tiles`], taking the tiles whose texels are unchanged from `cache` and keeping the
-/// new ones there. The bytes are the same with or without it.
+/// [`build_tiles`], taking from `cache` the `.smt` files whose tiles are all unchanged and
+/// the tiles whose texels are unchanged, and keeping the new ones there. The bytes are the
+/// same with or without it.
 pub fn build_tiles_cached(
     texture: &GroundTexture,
     quality: Bc1Quality,
@@ -169,6 +218,8 @@ pub fn build_tiles_cached(
     let tiles_x = width / TILE_TEXELS;
     let strip_bytes = width * TILE_TEXELS * 4;
     let total = strips * tiles_x;
+    let file_cells = tiles_x * TILE_ROWS_PER_FILE;
+    let file_count = total.div_ceil(file_cells);
     // without a cache every tile is encoded; with one, only those it does not hold
     let tag = encoder_tag(quality);
     let (keys, mut all, found) = match cache {
@@ -179,8 +230,7 @@ pub fn build_tiles_cached(
                 .flat_map_iter(|rows| strip_keys(&tag, rows, width))
                 .collect();
             progress.check()?;
-            let mut all = vec![0u8; total * SMT_TILE_BYTES];
-            let found = c.lookup(&tag, &keys, &mut all);
+            let (all, found) = c.lookup(&tag, &keys);
             (keys, all, found)
         }
         None => (
@@ -189,15 +239,30 @@ pub fn build_tiles_cached(
             vec![false; total],
         ),
     };
-    let to_encode = found.iter().filter(|&&f| !f).count().max(1) as u64;
+    // each file's key: its tiles' keys, in order
+    let file_keys: Vec<TileKey> = keys
+        .chunks(file_cells)
+        .map(|k| xxhash_rust::xxh3::xxh3_128(k.as_flattened()).to_le_bytes())
+        .collect();
+    let known: Vec<Option<Arc<TileFile>>> = match cache {
+        Some(c) => c.tile_files(&file_keys),
+        None => vec![None; file_count],
+    };
+    // the strips of a file the cache holds whole need no tiles
+    let strip_needed = |s: usize| known[s / TILE_ROWS_PER_FILE].is_none();
+    let to_encode = (0..total)
+        .filter(|&i| !found[i] && strip_needed(i / tiles_x))
+        .count()
+        .max(1) as u64;
     let done = AtomicU64::new(0);
-    let results: Vec<bool> = texture
+    let encoded_strips: Vec<bool> = texture
         .rgba()
         .par_chunks(strip_bytes)
         .zip(all.par_chunks_mut(tiles_x * SMT_TILE_BYTES))
         .zip(found.par_chunks(tiles_x))
-        .map(|((rows, out), found)| {
-            if progress.is_cancelled() {
+        .enumerate()
+        .map(|(s, ((rows, out), found))| {
+            if progress.is_cancelled() || !strip_needed(s) {
                 return false;
             }
             let which: Vec<usize> = (0..tiles_x).filter(|&t| !found[t]).collect();
@@ -215,49 +280,66 @@ pub fn build_tiles_cached(
             true
         })
         .collect();
-    progress.check()?;
-    debug_assert!(results.iter().all(|&r| r));
-    if let Some(c) = cache {
-        let encoded: Vec<bool> = found.iter().map(|&f| !f).collect();
-        c.store(&tag, &keys, &all, &encoded);
+    // which tiles `all` now holds: found, or in a strip encoded whole
+    let held = |i: usize| found[i] || encoded_strips[i / tiles_x];
+    let keep_tiles = |all: Vec<u8>| {
+        if let Some(c) = cache {
+            let kept = (0..total)
+                .map(|i| if held(i) { keys[i] } else { NO_TILE })
+                .collect();
+            let encoded: Vec<bool> = (0..total)
+                .map(|i| !found[i] && encoded_strips[i / tiles_x])
+                .collect();
+            c.store(&tag, kept, all, &encoded);
+        }
+    };
+    if progress.is_cancelled() {
+        // what was finished stays in the cache's memory for the next compile
+        keep_tiles(all);
+        return Err(FormatError::Cancelled);
     }
-    // each file's tiles, duplicates dropped within it (the tiles' own bytes decide what is a
-    // duplicate, hashed with xxh3: SipHash over 45 MB costs more than the rest of a cached
-    // compile); the files in parallel
-    let file_bytes = tiles_x * TILE_ROWS_PER_FILE * SMT_TILE_BYTES;
-    let files: Vec<(Vec<u8>, Vec<u32>)> = all
-        .par_chunks(file_bytes)
-        .map(|file| {
-            let count = file.len() / SMT_TILE_BYTES;
-            let mut seen: HashMap<&[u8], u32, xxhash_rust::xxh3::Xxh3Builder> =
-                HashMap::with_capacity_and_hasher(count, xxhash_rust::xxh3::Xxh3Builder::new());
-            let mut tiles = Vec::new();
-            let mut local = Vec::with_capacity(count);
-            for tile in file.chunks_exact(SMT_TILE_BYTES) {
-                let next = seen.len() as u32;
-                let n = *seen.entry(tile).or_insert_with(|| {
-                    tiles.extend_from_slice(tile);
-                    next
-                });
-                local.push(n);
-            }
-            (tiles, local)
-        })
+    // the files the cache did not hold, in parallel
+    let made: Vec<Option<TileFile>> = all
+        .par_chunks(file_cells * SMT_TILE_BYTES)
+        .zip(known.par_iter())
+        .map(|(cells, known)| known.is_none().then(|| dedup_file(cells)))
         .collect();
-    drop(all);
-    let mut tiles = Vec::with_capacity(files.iter().map(|f| f.0.len()).sum());
+    keep_tiles(all);
+    let files: Vec<Arc<TileFile>> = known
+        .into_iter()
+        .zip(made)
+        .map(|(k, m)| k.unwrap_or_else(|| Arc::new(m.expect("made where not known"))))
+        .collect();
+    let texture_key = cache.map(|c| {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&(width as u64).to_le_bytes());
+        h.update(&(texture.height() as u64).to_le_bytes());
+        h.update(keys.as_flattened());
+        c.keep_tile_files(
+            file_keys
+                .iter()
+                .copied()
+                .zip(files.iter().cloned())
+                .collect(),
+        );
+        h.digest128().to_le_bytes()
+    });
     let mut index = Vec::with_capacity(total);
     let mut file_tiles = Vec::with_capacity(files.len());
-    for (file, local) in files {
-        let first = (tiles.len() / SMT_TILE_BYTES) as u32;
-        file_tiles.push((file.len() / SMT_TILE_BYTES) as u32);
-        tiles.extend_from_slice(&file);
-        index.extend(local.iter().map(|n| first + n));
+    let mut smt_files = Vec::with_capacity(files.len());
+    let mut first = 0;
+    for f in files {
+        let count = ((f.smt.len() - SMT_HEADER_BYTES) / SMT_TILE_BYTES) as u32;
+        index.extend(f.local.iter().map(|n| first + n));
+        file_tiles.push(count);
+        smt_files.push(f.smt.clone());
+        first += count;
     }
     Ok(TileSet {
-        tiles,
+        smt_files,
         index,
         file_tiles,
+        texture_key,
     })
 }
 
@@ -282,7 +364,7 @@ mod tests {
         assert_eq!(set.distinct_count(), 3);
         // the top-right tile decodes to (nearly) the pixels it came from
         let t = set.index[1] as usize;
-        let px = decode_bc1(&set.tiles[t * SMT_TILE_BYTES..][..512], 32, 32);
+        let px = decode_bc1(&set.tile(t).unwrap()[..512], 32, 32);
         let src = |x: usize, y: usize| tex.pixel(32 + x, y);
         let err: i32 = (0..32)
             .flat_map(|y| (0..32).map(move |x| (x, y)))
@@ -292,7 +374,7 @@ mod tests {
         assert!(err < 24, "max error {err}");
         // the smallest mip of the flat tile is the flat colour
         let flat = set.index[0] as usize;
-        let mip3 = decode_bc1(&set.tiles[flat * SMT_TILE_BYTES + 672..][..8], 4, 4);
+        let mip3 = decode_bc1(&set.tile(flat).unwrap()[672..], 4, 4);
         assert!(
             mip3[..3]
                 .iter()
@@ -301,6 +383,67 @@ mod tests {
             "{:?}",
             &mip3[..4]
         );
+    }
+
+    #[test]
+    fn a_cancelled_compile_leaves_its_finished_tiles_and_the_next_gives_the_same_bytes() {
+        use std::sync::atomic::AtomicBool;
+        // 4 strips of 2 distinct tiles each
+        let mut tex = GroundTexture::filled(64, 128, [0, 0, 0, 255]);
+        for (i, px) in tex.rgba_mut().chunks_exact_mut(4).enumerate() {
+            px[..3].copy_from_slice(&[(i % 251) as u8, (i / 64 % 256) as u8, (i * 7 % 253) as u8]);
+        }
+        let cold = build_tiles(&tex, Bc1Quality::Fast, &Progress::none()).unwrap();
+        let cache = CompileCache::memory_only();
+        // cancelled as soon as the first strip reports
+        let cancel = AtomicBool::new(false);
+        let report = |stage: Stage, done: u64, _| {
+            if stage == Stage::Tiles && done > 0 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        };
+        let progress = Progress::new(&report, &cancel);
+        let cancelled = build_tiles_cached(&tex, Bc1Quality::Fast, &progress, Some(&cache));
+        assert!(matches!(cancelled, Err(FormatError::Cancelled)));
+        let finished = cache.stats().tiles_encoded;
+        assert!((2..8).contains(&finished), "{finished} tiles finished");
+        cache.reset_stats();
+        let again =
+            build_tiles_cached(&tex, Bc1Quality::Fast, &Progress::none(), Some(&cache)).unwrap();
+        assert_eq!(cache.stats().tiles_from_memory, finished);
+        assert_eq!(cache.stats().tiles_encoded, 8 - finished);
+        assert_eq!(again.smt_files, cold.smt_files);
+        assert_eq!(again.index, cold.index);
+    }
+
+    #[test]
+    fn a_file_whose_tiles_are_unchanged_is_taken_whole_and_a_changed_one_is_made_again() {
+        // 64 wide, 40 tile rows: three files (16, 16 and 8 rows)
+        let mut tex = GroundTexture::filled(64, 40 * TILE_TEXELS, [0, 0, 0, 255]);
+        for (i, px) in tex.rgba_mut().chunks_exact_mut(4).enumerate() {
+            px[..3].copy_from_slice(&[(i % 13 * 19) as u8, (i / 64 % 7 * 31) as u8, 90]);
+        }
+        let cache = CompileCache::memory_only();
+        let first =
+            build_tiles_cached(&tex, Bc1Quality::Fast, &Progress::none(), Some(&cache)).unwrap();
+        assert_eq!(first.smt_files.len(), 3);
+        // one texel of the second file changes
+        tex.rgba_mut()[(20 * TILE_TEXELS * 64 + 5) * 4] ^= 0x80;
+        cache.reset_stats();
+        let again =
+            build_tiles_cached(&tex, Bc1Quality::Fast, &Progress::none(), Some(&cache)).unwrap();
+        let s = cache.stats();
+        assert_eq!(s.smt_files_reused, 2);
+        assert_eq!(s.tiles_encoded, 1, "the changed tile alone is encoded");
+        assert!(Arc::ptr_eq(&first.smt_files[0], &again.smt_files[0]));
+        assert!(!Arc::ptr_eq(&first.smt_files[1], &again.smt_files[1]));
+        assert!(Arc::ptr_eq(&first.smt_files[2], &again.smt_files[2]));
+        assert_ne!(first.smt_files[1], again.smt_files[1]);
+        let cold = build_tiles(&tex, Bc1Quality::Fast, &Progress::none()).unwrap();
+        assert_eq!(again.smt_files, cold.smt_files);
+        assert_eq!(again.index, cold.index);
+        assert_eq!(again.file_tiles, cold.file_tiles);
+        assert_ne!(first.texture_key, again.texture_key);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::bc1::decode_bc1;
 use super::bytes::{ByteReader, PutLe};
 
 const SMT_MAGIC: &[u8; 16] = b"spring tilefile\0";
-const SMT_HEADER_BYTES: usize = 32;
+pub const SMT_HEADER_BYTES: usize = 32;
 /// Texels per tile side.
 pub const TILE_TEXELS: usize = 32;
 /// One tile with its mips: 512 + 128 + 32 + 8 bytes.

@@ -80,13 +80,15 @@ pub struct Team {
 /// `mapconfig/` overrides. Its path uses `/` and is relative to the archive root.
 ///
 /// Small files are held in `data`. A large one read from an archive (over
-/// [`BundledFile::SPILL_BYTES`]) is streamed into a scratch file instead and `data` stays
-/// empty: read it with [`BundledFile::bytes`], copy it with [`BundledFile::write_to`].
+/// [`BundledFile::SPILL_BYTES`]) is streamed into a scratch file instead, and a compiled one
+/// may share its bytes with the compile cache; then `data` stays empty: read it with
+/// [`BundledFile::bytes`], copy it with [`BundledFile::write_to`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BundledFile {
     pub path: String,
     pub data: Vec<u8>,
     spill: Option<std::sync::Arc<Spill>>,
+    shared: Option<std::sync::Arc<Vec<u8>>>,
 }
 
 /// A bundled file's bytes in a scratch file, removed when the last copy of the map drops it.
@@ -112,6 +114,17 @@ impl BundledFile {
             path,
             data,
             spill: None,
+            shared: None,
+        }
+    }
+
+    /// A file whose bytes are shared, not copied (a compiled `.smt` the cache also holds).
+    pub fn shared(path: String, bytes: std::sync::Arc<Vec<u8>>) -> BundledFile {
+        BundledFile {
+            path,
+            data: Vec::new(),
+            spill: None,
+            shared: Some(bytes),
         }
     }
 
@@ -141,14 +154,17 @@ impl BundledFile {
             path,
             data: Vec::new(),
             spill: Some(std::sync::Arc::new(spill)),
+            shared: None,
         })
     }
 
     /// Its size in bytes.
     pub fn len(&self) -> u64 {
-        self.spill
-            .as_ref()
-            .map_or(self.data.len() as u64, |s| s.len)
+        match (&self.spill, &self.shared) {
+            (Some(s), _) => s.len,
+            (None, Some(b)) => b.len() as u64,
+            (None, None) => self.data.len() as u64,
+        }
     }
 
     /// Whether it has no bytes.
@@ -158,17 +174,19 @@ impl BundledFile {
 
     /// Its bytes (read from the scratch file when spilled).
     pub fn bytes(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
-        match &self.spill {
-            None => Ok(std::borrow::Cow::Borrowed(&self.data)),
-            Some(s) => std::fs::read(&s.path).map(std::borrow::Cow::Owned),
+        match (&self.spill, &self.shared) {
+            (Some(s), _) => std::fs::read(&s.path).map(std::borrow::Cow::Owned),
+            (None, Some(b)) => Ok(std::borrow::Cow::Borrowed(b)),
+            (None, None) => Ok(std::borrow::Cow::Borrowed(&self.data)),
         }
     }
 
     /// Writes it to `dest`, a spilled file by copying on disk.
     pub fn write_to(&self, dest: &std::path::Path) -> std::io::Result<()> {
-        match &self.spill {
-            None => std::fs::write(dest, &self.data),
-            Some(s) => std::fs::copy(&s.path, dest).map(|_| ()),
+        match (&self.spill, &self.shared) {
+            (Some(s), _) => std::fs::copy(&s.path, dest).map(|_| ()),
+            (None, Some(b)) => std::fs::write(dest, b.as_slice()),
+            (None, None) => std::fs::write(dest, &self.data),
         }
     }
 }
