@@ -516,9 +516,10 @@ fn main() {
     println!("\ndecompiling groundwork's .sdd (the same .smf and .smt):");
     for (tool, cost) in &decompile {
         println!(
-            "{tool:<44} {:>6.2} s wall {:>6.2} s cpu",
+            "{tool:<44} {:>6.2} s wall {:>6.2} s cpu{}",
             cost.wall.as_secs_f64(),
-            cost.cpu.as_secs_f64()
+            cost.cpu.as_secs_f64(),
+            if cost.ok { "" } else { "  (failed)" }
         );
     }
     if let (Some(ours), Some(theirs)) = (decompile.first(), decompile.get(1)) {
@@ -565,14 +566,17 @@ fn decompile_rows(gw: &str, dir: &Path, peer_dir: &Path) -> Vec<(String, Cost)> 
             eprintln!("{label} not found ({}): skipped", bin.display());
             continue;
         }
-        // a copy of the two files, so the images land beside them and not in the .sdd
+        // a fresh copy of the map's files for each run, so the images land beside them and
+        // not in the .sdd, and no run finds the last one's images
         let work = dir.join(label.replace(' ', "-"));
-        std::fs::create_dir_all(&work).unwrap();
-        for e in std::fs::read_dir(&maps).unwrap().flatten() {
-            std::fs::copy(e.path(), work.join(e.file_name())).unwrap();
-        }
         let cost = measure_median(
-            || {},
+            || {
+                remove(&work);
+                std::fs::create_dir_all(&work).unwrap();
+                for e in std::fs::read_dir(&maps).unwrap().flatten() {
+                    std::fs::copy(e.path(), work.join(e.file_name())).unwrap();
+                }
+            },
             || {
                 let mut cmd = Command::new(&bin);
                 cmd.current_dir(&work)
