@@ -193,6 +193,10 @@ pub(super) fn read_byte_layer(
     allow_red_channel: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u8>, FormatError> {
+    let file = match read_our_strips(file, want)? {
+        Ok(rgba) => return Ok(rgba),
+        Err(file) => file,
+    };
     let (mut reader, path) = open_png_sized(file, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let grey = matches!(
@@ -232,6 +236,10 @@ pub(super) fn read_texture(file: LayerFile, want: (usize, usize)) -> Result<Vec<
     if !is_png {
         return read_other_texture(file, want, why);
     }
+    let file = match read_our_strips(file, want)? {
+        Ok(rgba) => return Ok(rgba),
+        Err(file) => file,
+    };
     let (mut reader, path) = open_png_sized(file, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let channels = color.samples();
@@ -268,6 +276,46 @@ pub(super) fn read_texture(file: LayerFile, want: (usize, usize)) -> Result<Vec<
         return Err(png_error(&path, "fewer rows than the header says"));
     }
     Ok(rgba)
+}
+
+/// A `texture.png` that Groundwork wrote (by strips, `png_strips`), of `want` texels, read on
+/// every core: `Ok(rgba)`, or `Err(file)` (its bytes, from the start) for the general
+/// decoder when it is another PNG, or any check fails. The file is read whole only when its
+/// header names `want` 8-bit RGB texels and it is no bigger than those texels stored raw.
+fn read_our_strips(
+    mut file: LayerFile,
+    want: (usize, usize),
+) -> Result<Result<Vec<u8>, LayerFile>, FormatError> {
+    use std::io::{Read, SeekFrom};
+    let path = file.path.clone();
+    let mut head = [0u8; 33];
+    let head_read = file.reader.read_exact(&mut head).is_ok();
+    file.reader
+        .seek(SeekFrom::Start(0))
+        .map_err(|e| FormatError::io(&path, e))?;
+    let dims = |at: usize| u32::from_be_bytes(head[at..at + 4].try_into().expect("4 bytes"));
+    let raw_bytes = (want.0 as u64 * 3 + 1) * want.1 as u64;
+    if !head_read
+        || &head[12..16] != b"IHDR"
+        || (dims(16) as usize, dims(20) as usize) != want
+        || head[24..26] != [8, 2]
+        || file.len > raw_bytes + raw_bytes / 64 + (1 << 20)
+    {
+        return Ok(Err(file));
+    }
+    let mut bytes = Vec::with_capacity(file.len as usize);
+    file.reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| FormatError::io(&path, e))?;
+    if let Some(rgba) = super::png_strips::read_png_rgb_strips(&bytes, want) {
+        return Ok(Ok(rgba));
+    }
+    let len = bytes.len() as u64;
+    Ok(Err(LayerFile {
+        reader: Box::new(std::io::Cursor::new(bytes)),
+        len,
+        path,
+    }))
 }
 
 /// An uncompressed 24- or 32-bit BMP (what image tools and Spring's `mapcompile` use for big
@@ -483,4 +531,40 @@ pub fn write_rgb(path: &Path, w: usize, h: usize, rgba: &[u8]) -> Result<(), For
         let _ = std::fs::remove_file(&tmp);
         FormatError::io(path, e)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_texture_we_wrote_is_read_by_strips_and_another_png_by_the_png_crate() {
+        let dir = tempfile::tempdir().unwrap();
+        let (w, h) = (96, 70);
+        let rgba: Vec<u8> = (0..w * h)
+            .flat_map(|i| [(i % 251) as u8, (i * 7 % 256) as u8, (i / w * 3) as u8, 255])
+            .collect();
+        let ours = dir.path().join("texture.png");
+        write_rgb(&ours, w, h, &rgba).unwrap();
+        let by_strips = read_our_strips(LayerFile::open(&ours).unwrap(), (w, h)).unwrap();
+        assert!(
+            by_strips.ok() == Some(rgba.clone()),
+            "our file is read by strips"
+        );
+        // the png crate's own file goes to the general decoder, which reads the same texels
+        let theirs = dir.path().join("theirs.png");
+        image::RgbaImage::from_raw(w as u32, h as u32, rgba.clone())
+            .unwrap()
+            .save(&theirs)
+            .unwrap();
+        assert!(
+            read_our_strips(LayerFile::open(&theirs).unwrap(), (w, h))
+                .unwrap()
+                .is_err()
+        );
+        for path in [&ours, &theirs] {
+            let read = read_texture(LayerFile::open(path).unwrap(), (w, h)).unwrap();
+            assert!(read == rgba, "{}", path.display());
+        }
+    }
 }
