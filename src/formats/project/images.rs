@@ -193,10 +193,6 @@ pub(super) fn read_byte_layer(
     allow_red_channel: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<u8>, FormatError> {
-    let file = match read_our_strips(file, want)? {
-        Ok(rgba) => return Ok(rgba),
-        Err(file) => file,
-    };
     let (mut reader, path) = open_png_sized(file, false, want, why)?;
     let (color, _) = reader.output_color_type();
     let grey = matches!(
@@ -566,5 +562,28 @@ mod tests {
             let read = read_texture(LayerFile::open(path).unwrap(), (w, h)).unwrap();
             assert!(read == rgba, "{}", path.display());
         }
+    }
+
+    #[test]
+    fn a_colour_metal_map_we_wrote_by_strips_is_read_by_its_red_channel() {
+        // only the texture takes the strips path: a byte layer is one byte a texel
+        let dir = tempfile::tempdir().unwrap();
+        let (w, h) = (40, 36);
+        let rgba: Vec<u8> = (0..w * h)
+            .flat_map(|i| [(i % 200) as u8, 7, 9, 255])
+            .collect();
+        let path = dir.path().join("metal.png");
+        write_rgb(&path, w, h, &rgba).unwrap();
+        let mut warnings = Vec::new();
+        let read = read_byte_layer(
+            LayerFile::open(&path).unwrap(),
+            (w, h),
+            "test",
+            true,
+            &mut warnings,
+        )
+        .unwrap();
+        let red: Vec<u8> = rgba.chunks_exact(4).map(|p| p[0]).collect();
+        assert!(read == red, "{} bytes read", read.len());
     }
 }
