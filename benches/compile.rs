@@ -112,6 +112,17 @@ fn measure_median(mut before: impl FnMut(), mut make: impl FnMut() -> Command) -
     }
 }
 
+/// `7z a -mx=1` (the fastest LZMA level, one solid block off) of `inputs` in `dir` into
+/// `archive`.
+fn seven_zip(seven: &str, dir: &Path, archive: &Path, inputs: &[&str]) -> Command {
+    let mut cmd = Command::new(seven);
+    cmd.current_dir(dir)
+        .args(["a", "-mx=1", "-ms=off"])
+        .arg(archive)
+        .args(inputs);
+    cmd
+}
+
 /// Removes a file or a folder, if it is there.
 fn remove(path: &Path) {
     let _ = std::fs::remove_dir_all(path);
@@ -373,14 +384,7 @@ fn main() {
         // 7-Zip adds to an archive that is there: each run starts without one
         let cost = measure_median(
             || remove(&archive),
-            || {
-                let mut cmd = Command::new(seven);
-                cmd.current_dir(&sdd)
-                    .args(["a", "-mx=1", "-ms=off"])
-                    .arg(&archive)
-                    .arg(".");
-                cmd
-            },
+            || seven_zip(seven, &sdd, &archive, &["."]),
         );
         rows.push(Row {
             tool: format!("{seven} a -mx=1 of groundwork's .sdd"),
@@ -411,14 +415,7 @@ fn main() {
             let archive = out_dir.join("mc.sd7");
             let packed = measure_median(
                 || remove(&archive),
-                || {
-                    let mut cmd = Command::new(seven);
-                    cmd.current_dir(&out_dir)
-                        .args(["a", "-mx=1", "-ms=off"])
-                        .arg(&archive)
-                        .args(["mc.smf", "mc.smt"]);
-                    cmd
-                },
+                || seven_zip(seven, &out_dir, &archive, &["mc.smf", "mc.smt"]),
             );
             let both = Cost {
                 wall: compiled.wall + packed.wall,

@@ -310,18 +310,14 @@ pub fn build_tiles_cached(
         .zip(made)
         .map(|(k, m)| k.unwrap_or_else(|| Arc::new(m.expect("made where not known"))))
         .collect();
-    let texture_key = cache.map(|c| {
+    if let Some(c) = cache {
+        c.keep_tile_files(file_keys.into_iter().zip(files.iter().cloned()).collect());
+    }
+    let texture_key = cache.map(|_| {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         h.update(&(width as u64).to_le_bytes());
         h.update(&(texture.height() as u64).to_le_bytes());
         h.update(keys.as_flattened());
-        c.keep_tile_files(
-            file_keys
-                .iter()
-                .copied()
-                .zip(files.iter().cloned())
-                .collect(),
-        );
         h.digest128().to_le_bytes()
     });
     let mut index = Vec::with_capacity(total);

@@ -87,8 +87,17 @@ pub struct Team {
 pub struct BundledFile {
     pub path: String,
     pub data: Vec<u8>,
-    spill: Option<std::sync::Arc<Spill>>,
-    shared: Option<std::sync::Arc<Vec<u8>>>,
+    /// Where the bytes are when they are not in `data`.
+    elsewhere: Option<Elsewhere>,
+}
+
+/// A bundled file's bytes held outside its `data`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Elsewhere {
+    /// In a scratch file.
+    Spill(std::sync::Arc<Spill>),
+    /// Shared with another owner (the compile cache).
+    Shared(std::sync::Arc<Vec<u8>>),
 }
 
 /// A bundled file's bytes in a scratch file, removed when the last copy of the map drops it.
@@ -113,8 +122,7 @@ impl BundledFile {
         BundledFile {
             path,
             data,
-            spill: None,
-            shared: None,
+            elsewhere: None,
         }
     }
 
@@ -123,8 +131,7 @@ impl BundledFile {
         BundledFile {
             path,
             data: Vec::new(),
-            spill: None,
-            shared: Some(bytes),
+            elsewhere: Some(Elsewhere::Shared(bytes)),
         }
     }
 
@@ -153,17 +160,16 @@ impl BundledFile {
         Ok(BundledFile {
             path,
             data: Vec::new(),
-            spill: Some(std::sync::Arc::new(spill)),
-            shared: None,
+            elsewhere: Some(Elsewhere::Spill(std::sync::Arc::new(spill))),
         })
     }
 
     /// Its size in bytes.
     pub fn len(&self) -> u64 {
-        match (&self.spill, &self.shared) {
-            (Some(s), _) => s.len,
-            (None, Some(b)) => b.len() as u64,
-            (None, None) => self.data.len() as u64,
+        match &self.elsewhere {
+            Some(Elsewhere::Spill(s)) => s.len,
+            Some(Elsewhere::Shared(b)) => b.len() as u64,
+            None => self.data.len() as u64,
         }
     }
 
@@ -174,19 +180,19 @@ impl BundledFile {
 
     /// Its bytes (read from the scratch file when spilled).
     pub fn bytes(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
-        match (&self.spill, &self.shared) {
-            (Some(s), _) => std::fs::read(&s.path).map(std::borrow::Cow::Owned),
-            (None, Some(b)) => Ok(std::borrow::Cow::Borrowed(b)),
-            (None, None) => Ok(std::borrow::Cow::Borrowed(&self.data)),
+        match &self.elsewhere {
+            Some(Elsewhere::Spill(s)) => std::fs::read(&s.path).map(std::borrow::Cow::Owned),
+            Some(Elsewhere::Shared(b)) => Ok(std::borrow::Cow::Borrowed(b)),
+            None => Ok(std::borrow::Cow::Borrowed(&self.data)),
         }
     }
 
     /// Writes it to `dest`, a spilled file by copying on disk.
     pub fn write_to(&self, dest: &std::path::Path) -> std::io::Result<()> {
-        match (&self.spill, &self.shared) {
-            (Some(s), _) => std::fs::copy(&s.path, dest).map(|_| ()),
-            (None, Some(b)) => std::fs::write(dest, b.as_slice()),
-            (None, None) => std::fs::write(dest, &self.data),
+        match &self.elsewhere {
+            Some(Elsewhere::Spill(s)) => std::fs::copy(&s.path, dest).map(|_| ()),
+            Some(Elsewhere::Shared(b)) => std::fs::write(dest, b.as_slice()),
+            None => std::fs::write(dest, &self.data),
         }
     }
 }

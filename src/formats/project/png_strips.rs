@@ -418,20 +418,26 @@ fn apply_filter(kind: u8, row: &[u8], prev: &[u8], out: &mut [u8]) {
                 .zip(&prev[bpp..])
                 .zip(prev)
             {
-                let (a16, b16, c16) = (a as i16, b as i16, c as i16);
-                let pa = (b16 - c16).abs();
-                let pb = (a16 - c16).abs();
-                let pc = (a16 + b16 - 2 * c16).abs();
-                let predicted = if pa <= pb && pa <= pc {
-                    a
-                } else if pb <= pc {
-                    b
-                } else {
-                    c
-                };
-                *o = x.wrapping_sub(predicted);
+                *o = x.wrapping_sub(paeth(a, b, c));
             }
         }
+    }
+}
+
+/// The Paeth predictor of a byte from the one to its left (`a`), above (`b`) and above-left
+/// (`c`): whichever is nearest `a + b - c`, ties to `a`, then `b`.
+#[inline(always)]
+fn paeth(a: u8, b: u8, c: u8) -> u8 {
+    let (a16, b16, c16) = (a as i16, b as i16, c as i16);
+    let pa = (b16 - c16).abs();
+    let pb = (a16 - c16).abs();
+    let pc = (a16 + b16 - 2 * c16).abs();
+    if pa <= pb && pa <= pc {
+        a
+    } else if pb <= pc {
+        b
+    } else {
+        c
     }
 }
 
@@ -757,18 +763,7 @@ fn unfilter_row(kind: u8, row: &mut [u8], prev: Option<&[u8]>) -> bool {
                 row[i] = row[i].wrapping_add(up[i]);
             }
             for i in B..n {
-                let (a, b, c) = (row[i - B] as i16, up[i] as i16, up[i - B] as i16);
-                let pa = (b - c).abs();
-                let pb = (a - c).abs();
-                let pc = (a + b - 2 * c).abs();
-                let predicted = if pa <= pb && pa <= pc {
-                    a
-                } else if pb <= pc {
-                    b
-                } else {
-                    c
-                };
-                row[i] = row[i].wrapping_add(predicted as u8);
+                row[i] = row[i].wrapping_add(paeth(row[i - B], up[i], up[i - B]));
             }
         }
         _ => return false,
