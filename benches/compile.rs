@@ -725,11 +725,11 @@ fn incremental_rows(gw: &str, dir: &Path, project: &Path, side: usize) -> Vec<(S
         }
         let s = cache.stats();
         println!(
-            "in-process -> .{ext}: cold {:.2} s, after a raise stroke (radius 300 elmos) {:.2} s ({} tiles encoded, {} .smt files and {} packs reused, minimap {}), cold again {:.2} s; identical bytes",
+            "in-process -> .{ext}: cold {:.2} s, after a raise stroke (radius 300 elmos) {:.2} s ({} tiles encoded, {} .smt blocks and {} packs reused, minimap {}), cold again {:.2} s; identical bytes",
             cold_first.as_secs_f64(),
             again.as_secs_f64(),
             s.tiles_encoded,
-            s.smt_files_reused,
+            s.tile_blocks_reused,
             s.packs_reused,
             if s.minimap_reused { "reused" } else { "made" },
             cold.as_secs_f64()

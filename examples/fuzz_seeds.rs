@@ -80,7 +80,15 @@ fn own_maps(seeds: &mut Seeds) {
         "seed_huge_tile_count.smf",
         &huge_tile_count(&files.smf),
     );
-    seeds.put("smt", "seed.smt", &files.smts[0].1);
+    seeds.put(
+        "smt",
+        "seed.smt",
+        &files
+            .smt_parts
+            .iter()
+            .flat_map(|p| p.iter().copied())
+            .collect::<Vec<u8>>(),
+    );
     seeds.put("mapinfo", "seed_mapinfo.lua", files.mapinfo.as_bytes());
     let tmp = std::env::temp_dir().join(format!("groundwork-seeds-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();

@@ -106,7 +106,7 @@ fn broken_smf_files_are_clear_errors() {
     }
     // a tile index past the tile count
     let mut b = good.clone();
-    // past the tile files' counts and names (one file per map unit of rows)
+    // past the tile files' counts and names
     let files = i32::from_le_bytes(good[tp..tp + 4].try_into().unwrap()) as usize;
     let mut index_at = tp + 8;
     for _ in 0..files {
@@ -118,7 +118,7 @@ fn broken_smf_files_are_clear_errors() {
     expect_error(&bare, "tile index at (5, 0) is 999");
 }
 
-/// The first of the map's tile files (one per map unit of rows), by name.
+/// The first of the map's tile files, by name.
 fn first_smt(sdd: &std::path::Path) -> std::path::PathBuf {
     let mut smts: Vec<_> = std::fs::read_dir(sdd.join("maps"))
         .unwrap()

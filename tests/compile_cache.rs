@@ -1,7 +1,8 @@
 //! The compile cache: a compile after an edit, through the cache (in memory, as the editor
 //! holds it, and on disk, as the next `groundwork compile` finds it), gives the bytes of a
 //! cold compile of the edited map, for `.sdd` and `.sd7`; it encodes only the tiles whose
-//! texels changed and packs only the `.smt` files (one per map unit of rows) they are in;
+//! texels changed and packs only the blocks of the one `.smt` (a map unit of rows each) they
+//! are in;
 //! damaged cache files are ignored; a `.sdd` re-export rewrites only the files whose bytes
 //! changed. The engine's unitsync loads what came through the cache.
 
@@ -129,9 +130,10 @@ fn a_recompile_through_the_cache_gives_the_bytes_of_a_cold_one() {
         assert_eq!(s.tiles_encoded, 16 * 16, "{ext}: {s:?}");
         assert_eq!(s.tiles_from_memory, total_tiles - s.tiles_encoded, "{s:?}");
         if ext == "sd7" {
-            // the paint lies in the second and third of the four .smt files (a map unit of
-            // rows each): those and the .smf are packed again, the other two files are not
-            assert_eq!((s.packs_made, s.packs_reused), (3, 2), "{s:?}");
+            // the paint lies in the second and third of the .smt's four blocks (a map unit of
+            // rows each): those and the .smf are packed again; the other two blocks and the
+            // .smt's header (the tile count is the same) are not
+            assert_eq!((s.packs_made, s.packs_reused), (3, 3), "{s:?}");
         }
         let cold = dir.path().join(format!("cold.{ext}"));
         compile(&map, &cold, None);
@@ -145,9 +147,9 @@ fn a_recompile_through_the_cache_gives_the_bytes_of_a_cold_one() {
         assert_eq!(s.tiles_encoded, 0, "{s:?}");
         assert_eq!(s.tiles_from_disk, total_tiles, "{s:?}");
         if ext == "sd7" {
-            // every large entry of the edited map was packed once, in `first` or `again`:
-            // the .smf and the four .smt files
-            assert_eq!(s.packs_reused, 5, "{s:?}");
+            // every part of the edited map's large entries was packed once, in `first` or
+            // `again`: the .smf, and the .smt's header and four blocks
+            assert_eq!(s.packs_reused, 6, "{s:?}");
             assert_eq!(s.packs_made, 0, "{s:?}");
         }
         assert_same(&from_disk, &cold);
@@ -244,11 +246,10 @@ fn a_sdd_reexport_rewrites_only_the_files_that_changed() {
     };
     let stem = map.settings.file_stem();
     let smf = format!("maps/{stem}.smf");
-    let smts: Vec<String> = (0..4).map(|k| format!("maps/{stem}_{k:02}.smt")).collect();
-    let smt_times = |smts: &[String]| smts.iter().map(|p| modified(p)).collect::<Vec<_>>();
-    let before = (modified("mapinfo.lua"), modified(&smf), smt_times(&smts));
+    let smt = format!("maps/{stem}.smt");
+    let before = (modified("mapinfo.lua"), modified(&smf), modified(&smt));
     std::thread::sleep(std::time::Duration::from_millis(50));
-    // heights only: the .smf changes, the .smt files and mapinfo.lua do not
+    // heights only: the .smf changes, the .smt and mapinfo.lua do not
     for z in 10..20 {
         for x in 10..20 {
             let h = map.heights.get(x, z);
@@ -258,18 +259,22 @@ fn a_sdd_reexport_rewrites_only_the_files_that_changed() {
     compile(&map, &out, Some(&cache));
     assert_eq!(modified("mapinfo.lua"), before.0);
     assert_ne!(modified(&smf), before.1);
-    assert_eq!(smt_times(&smts), before.2);
-    // texels in the third map unit of rows: its .smt file changes, the other three do not
+    assert_eq!(modified(&smt), before.2);
+    // texels in the third map unit of rows: the .smt changes, mapinfo.lua does not
     std::thread::sleep(std::time::Duration::from_millis(50));
     let w = map.texture.width();
     for y in 1100..1200 {
         map.texture.rgba_mut()[(y * w + 40) * 4] ^= 0x80;
     }
     compile(&map, &out, Some(&cache));
-    let after = smt_times(&smts);
-    for (k, (a, b)) in after.iter().zip(&before.2).enumerate() {
-        assert_eq!(a != b, k == 2, "{}", smts[k]);
-    }
+    assert_ne!(modified(&smt), before.2);
+    assert_eq!(modified("mapinfo.lua"), before.0);
+    let smts = std::fs::read_dir(out.join("maps"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".smt"))
+        .count();
+    assert_eq!(smts, 1, "one .smt, as BAR's lobby reads");
     assert!(!stray.exists(), "a file the map no longer has stays");
     let cold = dir.path().join("cold.sdd");
     compile(&map, &cold, None);

@@ -65,7 +65,7 @@ fn a_stack_that_selects_nothing_compiles_byte_for_byte_as_the_picture() {
     let o = CompileOptions::default();
     let a = build_map_files(&plain, &o, &Progress::none()).unwrap();
     let b = build_map_files(&layered, &o, &Progress::none()).unwrap();
-    assert!(a.smts == b.smts, "the tiles differ");
+    assert!(a.smt_parts == b.smt_parts, "the tiles differ");
     assert!(a.smf == b.smf, "the .smf differs");
 }
 
@@ -306,14 +306,17 @@ fn an_opened_real_map_left_untouched_recompiles_byte_for_byte() {
         .map;
     assert!(again.texture_layers.is_empty());
     let b = build_map_files(&again, &o, &Progress::none()).unwrap();
-    assert!(a.smts == b.smts, "the tiles differ after a save and open");
+    assert!(
+        a.smt_parts == b.smt_parts,
+        "the tiles differ after a save and open"
+    );
     assert!(a.smf == b.smf, "the .smf differs after a save and open");
     // and a layer that selects nothing (the template is nowhere steeper than 89 degrees)
     let mut layered = map.clone();
     layered.texture_layers.push(rock_on_slopes(89.5));
     let c = build_map_files(&layered, &o, &Progress::none()).unwrap();
     assert!(
-        a.smts == c.smts,
+        a.smt_parts == c.smt_parts,
         "a layer that selects nothing changed the tiles"
     );
 }
@@ -405,7 +408,10 @@ fn ambient_occlusion_is_off_unless_asked_and_darkens_a_pit_when_it_is() {
         "open ground is not"
     );
     let shaded = build_map_files(&opened, &o, &Progress::none()).unwrap();
-    assert!(shaded.smts != plain.smts, "the compiled tiles carry it");
+    assert!(
+        shaded.smt_parts != plain.smt_parts,
+        "the compiled tiles carry it"
+    );
     // a radius without the strength does nothing: an error naming it
     std::fs::write(
         p.join("map.toml"),

@@ -1,6 +1,6 @@
 //! The compile cache: each 32x32 tile's BC1 (with its mips) kept under a hash of its source
 //! texels and the encoder that made it (xxh3-128: fast enough that hashing the whole texture
-//! costs little beside decoding it), and each `.sd7` entry's packed stream under a hash of
+//! costs little beside decoding it), and each part of a large `.sd7` entry packed (LZMA2 chunks) under a hash of
 //! its bytes and the packer's settings, in memory for this process and on disk in the user's
 //! cache folder under a size cap (least recently used first out). A compile after a small edit
 //! only encodes and packs what changed. Nothing read from disk is trusted: an entry whose
@@ -12,12 +12,12 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::tiles::TileFile;
+use super::tiles::TileBlock;
 use crate::formats::smt::SMT_TILE_BYTES;
 
 /// A tile's key: its source texels hashed (xxh3-128) with the encoder tag as the seed.
 pub type TileKey = [u8; KEY_BYTES];
-/// A packed stream's key: the entry's bytes and the packer's settings (blake3).
+/// A packed part's key: the part's bytes and the packer's settings (blake3).
 pub type PackKey = [u8; 32];
 pub const KEY_BYTES: usize = 16;
 
@@ -42,11 +42,11 @@ pub struct CompileCache {
     memory: Mutex<Option<MemoryTiles>>,
     /// Whether `memory` is kept (a one-shot compile, as the command line's, has no use for it).
     keep_in_memory: bool,
-    /// The last compile's `.smt` files by the key of their tiles' keys.
-    tile_files: Mutex<HashMap<TileKey, Arc<TileFile>>>,
+    /// The last compile's `.smt` blocks by the key of their tiles' keys.
+    tile_blocks: Mutex<HashMap<TileKey, Arc<TileBlock>>>,
     /// The last compile's minimap, under its texture's key.
     minimap: Mutex<Option<(TileKey, Arc<Vec<u8>>)>>,
-    /// The last compile's packed streams by key (one-entry 7z archives).
+    /// The last compile's packed parts by key (LZMA2 chunks).
     packs: Mutex<HashMap<PackKey, std::sync::Arc<Vec<u8>>>>,
     /// What the cache did in the last compile.
     stats: Mutex<CacheStats>,
@@ -81,12 +81,13 @@ pub struct CacheStats {
     pub tiles_from_memory: usize,
     pub tiles_from_disk: usize,
     pub tiles_encoded: usize,
-    /// `.smt` files whose tiles were all unchanged, taken whole from memory.
-    pub smt_files_reused: usize,
+    /// Blocks of the `.smt` whose tiles were all unchanged, taken whole from memory.
+    pub tile_blocks_reused: usize,
     /// Whether the minimap was taken from memory (the texture unchanged).
     pub minimap_reused: bool,
     /// Disk entries that failed their check or belonged to another encoder, ignored.
     pub entries_rejected: usize,
+    /// Parts of large `.sd7` entries taken packed from the cache, and packed anew.
     pub packs_reused: usize,
     pub packs_made: usize,
 }
@@ -120,7 +121,7 @@ impl CompileCache {
             dir: None,
             cap_bytes: 0,
             memory: Mutex::new(None),
-            tile_files: Mutex::new(HashMap::new()),
+            tile_blocks: Mutex::new(HashMap::new()),
             minimap: Mutex::new(None),
             keep_in_memory: true,
             packs: Mutex::new(HashMap::new()),
@@ -315,22 +316,22 @@ impl CompileCache {
         self.evict();
     }
 
-    /// The `.smt` files of the last compile kept under `keys` (each file's tiles' keys hashed),
-    /// where the cache keeps memory.
-    pub(crate) fn tile_files(&self, keys: &[TileKey]) -> Vec<Option<Arc<TileFile>>> {
-        let files = self.tile_files.lock().unwrap_or_else(|e| e.into_inner());
-        let found: Vec<Option<Arc<TileFile>>> =
-            keys.iter().map(|k| files.get(k).cloned()).collect();
+    /// The `.smt` blocks of the last compile kept under `keys` (each block's tiles' keys
+    /// hashed), where the cache keeps memory.
+    pub(crate) fn tile_blocks(&self, keys: &[TileKey]) -> Vec<Option<Arc<TileBlock>>> {
+        let blocks = self.tile_blocks.lock().unwrap_or_else(|e| e.into_inner());
+        let found: Vec<Option<Arc<TileBlock>>> =
+            keys.iter().map(|k| blocks.get(k).cloned()).collect();
         let reused = found.iter().flatten().count();
-        self.add_stats(|s| s.smt_files_reused += reused);
+        self.add_stats(|s| s.tile_blocks_reused += reused);
         found
     }
 
-    /// Keeps this compile's `.smt` files, in place of the last compile's.
-    pub(crate) fn keep_tile_files(&self, files: Vec<(TileKey, Arc<TileFile>)>) {
+    /// Keeps this compile's `.smt` blocks, in place of the last compile's.
+    pub(crate) fn keep_tile_blocks(&self, blocks: Vec<(TileKey, Arc<TileBlock>)>) {
         if self.keep_in_memory {
-            *self.tile_files.lock().unwrap_or_else(|e| e.into_inner()) =
-                files.into_iter().collect();
+            *self.tile_blocks.lock().unwrap_or_else(|e| e.into_inner()) =
+                blocks.into_iter().collect();
         }
     }
 
@@ -355,8 +356,8 @@ impl CompileCache {
         bytes
     }
 
-    /// The packed stream kept under `key` with the name check `check` passes: from memory,
-    /// else from the disk (the file named `<key>-<hash of its bytes>.7z`, whose hash is checked).
+    /// The packed part kept under `key` with the name check `check` passes: from memory,
+    /// else from the disk (the file named `<key>-<hash of its bytes>.lzma2`, whose hash is checked).
     pub(crate) fn pack_bytes(
         &self,
         key: &PackKey,
@@ -375,13 +376,13 @@ impl CompileCache {
         let prefix = format!("{}-", hex(key));
         let path = std::fs::read_dir(&dir).ok()?.flatten().find_map(|e| {
             let name = e.file_name().into_string().ok()?;
-            (name.starts_with(&prefix) && name.ends_with(".7z")).then(|| e.path())
+            (name.starts_with(&prefix) && name.ends_with(".lzma2")).then(|| e.path())
         })?;
         let own_hash = path
             .file_name()?
             .to_str()?
             .strip_prefix(&prefix)?
-            .strip_suffix(".7z")?
+            .strip_suffix(".lzma2")?
             .to_string();
         let bytes = std::fs::read(&path).ok()?;
         touch(&path);
@@ -392,7 +393,7 @@ impl CompileCache {
         Some(std::sync::Arc::new(bytes))
     }
 
-    /// Keeps the packed streams of this compile (`packs`: key and one-entry 7z) in memory, in
+    /// Keeps the packed streams of this compile (`packs`: key and LZMA2 chunks) in memory, in
     /// place of the last compile's, and writes the new ones to disk.
     pub(crate) fn keep_packs(&self, packs: Vec<(PackKey, std::sync::Arc<Vec<u8>>, bool)>) {
         let mut memory = HashMap::new();
@@ -410,8 +411,8 @@ impl CompileCache {
         self.evict();
     }
 
-    pub(crate) fn count_pack_reused(&self) {
-        self.add_stats(|s| s.packs_reused += 1);
+    pub(crate) fn count_packs_reused(&self, parts: usize) {
+        self.add_stats(|s| s.packs_reused += parts);
     }
 
     /// Removes the least recently used files until the disk cache fits its cap.
@@ -557,11 +558,11 @@ fn read_segment(
     Ok(hits)
 }
 
-/// Writes a packed stream as `<key>-<hash of its bytes>.7z` in `dir`, through a temporary name.
+/// Writes a packed part as `<key>-<hash of its bytes>.lzma2` in `dir`, through a temporary name.
 fn write_pack(dir: &Path, key: &PackKey, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let name = format!(
-        "{}-{}.7z",
+        "{}-{}.lzma2",
         hex(key),
         hex(&blake3::hash(bytes).as_bytes()[..16])
     );

@@ -50,9 +50,11 @@ pub struct CompiledMap {
     /// Archive path of the `.smf` (`maps/<stem>.smf`).
     pub smf_path: String,
     pub smf: Vec<u8>,
-    /// The `.smt` files (`maps/<stem>_NN.smt`), one per map unit of rows, with their bytes
-    /// (shared with the compile cache).
-    pub smts: Vec<(String, std::sync::Arc<Vec<u8>>)>,
+    /// Archive path of the one `.smt` (`maps/<stem>.smt`).
+    pub smt_path: String,
+    /// Its bytes in parts: the header, then a block of tiles per map unit of rows (shared with
+    /// the compile cache). Their concatenation is the file.
+    pub smt_parts: Vec<std::sync::Arc<Vec<u8>>>,
     pub mapinfo: String,
     /// Further files the map needs (the splat distribution and detail normals), by archive path.
     pub extra_files: Vec<(String, Vec<u8>)>,
@@ -216,15 +218,10 @@ pub fn build_map_files(
     progress.report(Stage::Assemble, 0, 1);
     let stem = map.settings.file_stem();
     let smf_path = format!("maps/{stem}.smf");
-    let smt_names: Vec<String> = (0..tiles.file_tiles.len())
-        .map(|k| format!("{stem}_{k:02}.smt"))
-        .collect();
-    let smt_paths: Vec<String> = smt_names.iter().map(|n| format!("maps/{n}")).collect();
-    let smts: Vec<(String, std::sync::Arc<Vec<u8>>)> = smt_paths
-        .iter()
-        .cloned()
-        .zip(tiles.smt_files.iter().cloned())
-        .collect();
+    // one .smt, as the engine's own tools write: BAR's lobby reads the first one alone
+    let smt_name = format!("{stem}.smt");
+    let smt_path = format!("maps/{smt_name}");
+    let smt_parts = tiles.smt_parts();
     let mut feature_types = builtin_feature_types();
     // BAR's feature placer places them at game start instead: the block stays empty
     let in_smf = map.settings.feature_placement == FeaturePlacement::Smf;
@@ -262,17 +259,21 @@ pub fn build_map_files(
         minimap,
         metal: map.metal.data().to_vec(),
         grass: Some(map.grass.data().to_vec()),
-        tile_files: smt_names
-            .into_iter()
-            .zip(tiles.file_tiles)
-            .map(|(name, tile_count)| SmfTileFile { tile_count, name })
-            .collect(),
+        tile_files: vec![SmfTileFile {
+            tile_count: distinct as u32,
+            name: smt_name,
+        }],
         tile_index: tiles.index,
         feature_types,
         features,
     };
     let smf_bytes = write_smf(&smf);
-    let mut table = mapinfo_table(&map.settings, &map.teams, &smf_path, &smt_paths);
+    let mut table = mapinfo_table(
+        &map.settings,
+        &map.teams,
+        &smf_path,
+        std::slice::from_ref(&smt_path),
+    );
     let splats = splats::build_splats(map)?;
     if let Some(s) = &splats {
         splats::add_to_mapinfo(&mut table, s);
@@ -287,7 +288,8 @@ pub fn build_map_files(
     Ok(CompiledMap {
         smf_path,
         smf: smf_bytes,
-        smts,
+        smt_path,
+        smt_parts,
         mapinfo,
         extra_files,
         tiles_total: smf.tile_index.len(),
@@ -314,7 +316,8 @@ pub fn compile_map(
     let CompiledMap {
         smf_path,
         smf,
-        smts,
+        smt_path,
+        smt_parts,
         mapinfo,
         extra_files,
         tiles_total,
@@ -323,14 +326,26 @@ pub fn compile_map(
         mut stage_times,
     } = compiled;
     let started = Instant::now();
-    let mut ours = vec!["mapinfo.lua".to_string(), smf_path.clone()];
-    ours.extend(smts.iter().map(|(p, _)| p.clone()));
+    let mut ours = vec![
+        "mapinfo.lua".to_string(),
+        smf_path.clone(),
+        smt_path.clone(),
+    ];
+    // BAR's map parser unpacks only maps/ from a zip: it reads its settings from an .smd
+    // there (the engine reads mapinfo.lua)
+    let smd = (ArchiveKind::from_path(out) == Some(ArchiveKind::Sdz)).then(|| {
+        let path = format!("{}.smd", smf_path.trim_end_matches(".smf"));
+        let text = crate::formats::smd::write_smd(&map.settings, &map.teams);
+        ArchiveFile::new(path, text.into_bytes())
+    });
+    ours.extend(smd.iter().map(|f| f.path.clone()));
     ours.extend(extra_files.iter().map(|(p, _)| p.clone()));
     let mut files = vec![
         ArchiveFile::new("mapinfo.lua".into(), mapinfo.into_bytes()),
         ArchiveFile::new(smf_path, smf),
     ];
-    files.extend(smts.into_iter().map(|(p, b)| ArchiveFile::shared(p, b)));
+    files.push(ArchiveFile::in_parts(smt_path, smt_parts));
+    files.extend(smd);
     files.extend(extra_files.into_iter().map(|(p, b)| ArchiveFile::new(p, b)));
     for f in &map.bundled_files {
         if ours.iter().any(|o| o.eq_ignore_ascii_case(&f.path)) {

@@ -1,8 +1,9 @@
 //! The ground texture to SMT tiles: each 32x32 tile BC1-compressed with its 16, 8 and 4 texel
 //! mips (in fast mode the full-resolution level is then refined), strips of 32 texture rows
-//! compressed in parallel on all cores. The tiles go to one `.smt` file per map unit of rows
-//! (`TILE_ROWS_PER_FILE`), exact duplicates dropped within each file in a stable order, so a
-//! file's bytes depend on its own rows alone and an edit changes only the files it touches.
+//! compressed in parallel on all cores. The tiles go to one `.smt` file, in blocks of one map
+//! unit of rows (`TILE_ROWS_PER_BLOCK`), exact duplicates dropped within each block in a stable
+//! order, so a block's bytes depend on its own rows alone and an edit changes only the blocks it
+//! touches (the `.sd7` packer packs and caches each block on its own).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,24 +15,23 @@ use super::cache::{CompileCache, NO_TILE, TileKey};
 use super::progress::{Progress, Stage};
 use crate::formats::FormatError;
 use crate::formats::bc1::{BC1_BLOCK_BYTES, Bc1Quality, downsample_2x, encode_bc1, refine_bc1};
-use crate::formats::smt::{SMT_HEADER_BYTES, SMT_TILE_BYTES, TILE_TEXELS, smt_header};
+use crate::formats::smt::{SMT_TILE_BYTES, TILE_TEXELS, smt_header};
 use crate::map::GroundTexture;
 
-/// Rows of tiles per `.smt` file: one map unit (512 texels), so a 16x16 map has 16 files of
-/// 2.8 MB and a texture edit re-packs only the files under it.
-pub const TILE_ROWS_PER_FILE: usize = 16;
+/// Rows of tiles per block of the `.smt` file: one map unit (512 texels), so a 16x16 map has
+/// 16 blocks of 2.8 MB and a texture edit re-packs only the blocks under it.
+pub const TILE_ROWS_PER_BLOCK: usize = 16;
 
-/// Distinct tiles, file by file, and the index that places them.
+/// Distinct tiles, block by block, and the index that places them.
 pub struct TileSet {
-    /// Each `.smt` file whole, its header first, then its distinct tiles of
-    /// [`SMT_TILE_BYTES`] in order; shared with the compile cache, which hands a file whose
-    /// tiles are all unchanged to the next compile as it is.
-    pub smt_files: Vec<Arc<Vec<u8>>>,
-    /// One entry per 32x32 texel cell, row-major: tile numbers counted across the files in
+    /// Each block's distinct tiles of [`SMT_TILE_BYTES`], in order; shared with the compile
+    /// cache, which hands a block whose tiles are all unchanged to the next compile as it is.
+    pub blocks: Vec<Arc<Vec<u8>>>,
+    /// One entry per 32x32 texel cell, row-major: tile numbers counted across the blocks in
     /// order, as the `.smf` wants them.
     pub index: Vec<u32>,
-    /// How many distinct tiles each file holds.
-    pub file_tiles: Vec<u32>,
+    /// How many distinct tiles each block holds.
+    pub block_tiles: Vec<u32>,
     /// A hash of the texture's size and every tile's key (so of its texels and the encoder):
     /// what the minimap is kept under. `None` without a cache, which alone hashes texels.
     pub texture_key: Option<TileKey>,
@@ -39,18 +39,22 @@ pub struct TileSet {
 
 impl TileSet {
     pub fn distinct_count(&self) -> usize {
-        self.file_tiles.iter().map(|&n| n as usize).sum()
+        self.block_tiles.iter().map(|&n| n as usize).sum()
     }
 
-    /// The tiles of each file, in order, without its header.
-    pub fn files(&self) -> impl Iterator<Item = &[u8]> {
-        self.smt_files.iter().map(|f| &f[SMT_HEADER_BYTES..])
+    /// The one `.smt` file, in parts: its header, then each block's tiles. Their concatenation
+    /// is the file; the parts are shared, not copied.
+    pub fn smt_parts(&self) -> Vec<Arc<Vec<u8>>> {
+        let header = Arc::new(smt_header(self.distinct_count() as u32));
+        std::iter::once(header)
+            .chain(self.blocks.iter().cloned())
+            .collect()
     }
 
-    /// Tile `n`, counted across the files as the index counts; `None` past the last.
+    /// Tile `n`, counted across the blocks as the index counts; `None` past the last.
     pub fn tile(&self, n: usize) -> Option<&[u8]> {
         let mut first = 0;
-        for (file, &count) in self.files().zip(&self.file_tiles) {
+        for (file, &count) in self.blocks.iter().zip(&self.block_tiles) {
             let count = count as usize;
             if n < first + count {
                 return Some(&file[(n - first) * SMT_TILE_BYTES..][..SMT_TILE_BYTES]);
@@ -61,37 +65,35 @@ impl TileSet {
     }
 }
 
-/// One `.smt` file made: its bytes, header included, and each of its cells' tile number
+/// One block of the `.smt` made: its distinct tiles, and each of its cells' tile number
 /// within it.
-pub(crate) struct TileFile {
-    pub(crate) smt: Arc<Vec<u8>>,
+pub(crate) struct TileBlock {
+    pub(crate) tiles: Arc<Vec<u8>>,
     pub(crate) local: Vec<u32>,
 }
 
-/// The `.smt` file of `cells` (their tiles, [`SMT_TILE_BYTES`] each, row-major): exact
-/// duplicates dropped in a stable order (the tiles' own bytes decide, hashed with xxh3:
-/// SipHash over 45 MB costs more than the rest of a cached compile).
-fn dedup_file(cells: &[u8]) -> TileFile {
+/// The block of `cells` (their tiles, [`SMT_TILE_BYTES`] each, row-major): exact duplicates
+/// dropped in a stable order (the tiles' own bytes decide, hashed with xxh3: SipHash over
+/// 45 MB costs more than the rest of a cached compile).
+fn dedup_block(cells: &[u8]) -> TileBlock {
     let count = cells.len() / SMT_TILE_BYTES;
     let mut seen: HashMap<&[u8], u32, xxhash_rust::xxh3::Xxh3Builder> =
         HashMap::with_capacity_and_hasher(count, xxhash_rust::xxh3::Xxh3Builder::new());
-    let mut smt = smt_header(0);
-    smt.reserve(cells.len());
+    let mut tiles = Vec::with_capacity(cells.len());
     let mut local = Vec::with_capacity(count);
     for tile in cells.chunks_exact(SMT_TILE_BYTES) {
         let next = seen.len() as u32;
         let n = *seen.entry(tile).or_insert_with(|| {
-            smt.extend_from_slice(tile);
+            tiles.extend_from_slice(tile);
             next
         });
         local.push(n);
     }
-    smt[..SMT_HEADER_BYTES].copy_from_slice(&smt_header(seen.len() as u32));
-    if smt.capacity() > 2 * smt.len() {
-        smt.shrink_to_fit();
+    if tiles.capacity() > 2 * tiles.len() {
+        tiles.shrink_to_fit();
     }
-    TileFile {
-        smt: Arc::new(smt),
+    TileBlock {
+        tiles: Arc::new(tiles),
         local,
     }
 }
@@ -204,7 +206,7 @@ pub fn build_tiles(
     build_tiles_cached(texture, quality, progress, None)
 }
 
-/// [`build_tiles`], taking from `cache` the `.smt` files whose tiles are all unchanged and
+/// [`build_tiles`], taking from `cache` the blocks whose tiles are all unchanged and
 /// the tiles whose texels are unchanged, and keeping the new ones there. The bytes are the
 /// same with or without it.
 pub fn build_tiles_cached(
@@ -218,8 +220,8 @@ pub fn build_tiles_cached(
     let tiles_x = width / TILE_TEXELS;
     let strip_bytes = width * TILE_TEXELS * 4;
     let total = strips * tiles_x;
-    let file_cells = tiles_x * TILE_ROWS_PER_FILE;
-    let file_count = total.div_ceil(file_cells);
+    let block_cells = tiles_x * TILE_ROWS_PER_BLOCK;
+    let block_count = total.div_ceil(block_cells);
     // without a cache every tile is encoded; with one, only those it does not hold
     let tag = encoder_tag(quality);
     let (keys, mut all, found) = match cache {
@@ -239,17 +241,17 @@ pub fn build_tiles_cached(
             vec![false; total],
         ),
     };
-    // each file's key: its tiles' keys, in order
-    let file_keys: Vec<TileKey> = keys
-        .chunks(file_cells)
+    // each block's key: its tiles' keys, in order
+    let block_keys: Vec<TileKey> = keys
+        .chunks(block_cells)
         .map(|k| xxhash_rust::xxh3::xxh3_128(k.as_flattened()).to_le_bytes())
         .collect();
-    let known: Vec<Option<Arc<TileFile>>> = match cache {
-        Some(c) => c.tile_files(&file_keys),
-        None => vec![None; file_count],
+    let known: Vec<Option<Arc<TileBlock>>> = match cache {
+        Some(c) => c.tile_blocks(&block_keys),
+        None => vec![None; block_count],
     };
-    // the strips of a file the cache holds whole need no tiles
-    let strip_needed = |s: usize| known[s / TILE_ROWS_PER_FILE].is_none();
+    // the strips of a block the cache holds whole need no tiles
+    let strip_needed = |s: usize| known[s / TILE_ROWS_PER_BLOCK].is_none();
     let to_encode = (0..total)
         .filter(|&i| !found[i] && strip_needed(i / tiles_x))
         .count()
@@ -298,20 +300,25 @@ pub fn build_tiles_cached(
         keep_tiles(all);
         return Err(FormatError::Cancelled);
     }
-    // the files the cache did not hold, in parallel
-    let made: Vec<Option<TileFile>> = all
-        .par_chunks(file_cells * SMT_TILE_BYTES)
+    // the blocks the cache did not hold, in parallel
+    let made: Vec<Option<TileBlock>> = all
+        .par_chunks(block_cells * SMT_TILE_BYTES)
         .zip(known.par_iter())
-        .map(|(cells, known)| known.is_none().then(|| dedup_file(cells)))
+        .map(|(cells, known)| known.is_none().then(|| dedup_block(cells)))
         .collect();
     keep_tiles(all);
-    let files: Vec<Arc<TileFile>> = known
+    let made_blocks: Vec<Arc<TileBlock>> = known
         .into_iter()
         .zip(made)
         .map(|(k, m)| k.unwrap_or_else(|| Arc::new(m.expect("made where not known"))))
         .collect();
     if let Some(c) = cache {
-        c.keep_tile_files(file_keys.into_iter().zip(files.iter().cloned()).collect());
+        c.keep_tile_blocks(
+            block_keys
+                .into_iter()
+                .zip(made_blocks.iter().cloned())
+                .collect(),
+        );
     }
     let texture_key = cache.map(|_| {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
@@ -321,20 +328,20 @@ pub fn build_tiles_cached(
         h.digest128().to_le_bytes()
     });
     let mut index = Vec::with_capacity(total);
-    let mut file_tiles = Vec::with_capacity(files.len());
-    let mut smt_files = Vec::with_capacity(files.len());
+    let mut block_tiles = Vec::with_capacity(made_blocks.len());
+    let mut blocks = Vec::with_capacity(made_blocks.len());
     let mut first = 0;
-    for f in files {
-        let count = ((f.smt.len() - SMT_HEADER_BYTES) / SMT_TILE_BYTES) as u32;
-        index.extend(f.local.iter().map(|n| first + n));
-        file_tiles.push(count);
-        smt_files.push(f.smt.clone());
+    for b in made_blocks {
+        let count = (b.tiles.len() / SMT_TILE_BYTES) as u32;
+        index.extend(b.local.iter().map(|n| first + n));
+        block_tiles.push(count);
+        blocks.push(b.tiles.clone());
         first += count;
     }
     Ok(TileSet {
-        smt_files,
+        blocks,
         index,
-        file_tiles,
+        block_tiles,
         texture_key,
     })
 }
@@ -408,13 +415,13 @@ mod tests {
             build_tiles_cached(&tex, Bc1Quality::Fast, &Progress::none(), Some(&cache)).unwrap();
         assert_eq!(cache.stats().tiles_from_memory, finished);
         assert_eq!(cache.stats().tiles_encoded, 8 - finished);
-        assert_eq!(again.smt_files, cold.smt_files);
+        assert_eq!(again.blocks, cold.blocks);
         assert_eq!(again.index, cold.index);
     }
 
     #[test]
-    fn a_file_whose_tiles_are_unchanged_is_taken_whole_and_a_changed_one_is_made_again() {
-        // 64 wide, 40 tile rows: three files (16, 16 and 8 rows)
+    fn a_block_whose_tiles_are_unchanged_is_taken_whole_and_a_changed_one_is_made_again() {
+        // 64 wide, 40 tile rows: three blocks (16, 16 and 8 rows)
         let mut tex = GroundTexture::filled(64, 40 * TILE_TEXELS, [0, 0, 0, 255]);
         for (i, px) in tex.rgba_mut().chunks_exact_mut(4).enumerate() {
             px[..3].copy_from_slice(&[(i % 13 * 19) as u8, (i / 64 % 7 * 31) as u8, 90]);
@@ -422,29 +429,29 @@ mod tests {
         let cache = CompileCache::memory_only();
         let first =
             build_tiles_cached(&tex, Bc1Quality::Fast, &Progress::none(), Some(&cache)).unwrap();
-        assert_eq!(first.smt_files.len(), 3);
-        // one texel of the second file changes
+        assert_eq!(first.blocks.len(), 3);
+        // one texel of the second block changes
         tex.rgba_mut()[(20 * TILE_TEXELS * 64 + 5) * 4] ^= 0x80;
         cache.reset_stats();
         let again =
             build_tiles_cached(&tex, Bc1Quality::Fast, &Progress::none(), Some(&cache)).unwrap();
         let s = cache.stats();
-        assert_eq!(s.smt_files_reused, 2);
+        assert_eq!(s.tile_blocks_reused, 2);
         assert_eq!(s.tiles_encoded, 1, "the changed tile alone is encoded");
-        assert!(Arc::ptr_eq(&first.smt_files[0], &again.smt_files[0]));
-        assert!(!Arc::ptr_eq(&first.smt_files[1], &again.smt_files[1]));
-        assert!(Arc::ptr_eq(&first.smt_files[2], &again.smt_files[2]));
-        assert_ne!(first.smt_files[1], again.smt_files[1]);
+        assert!(Arc::ptr_eq(&first.blocks[0], &again.blocks[0]));
+        assert!(!Arc::ptr_eq(&first.blocks[1], &again.blocks[1]));
+        assert!(Arc::ptr_eq(&first.blocks[2], &again.blocks[2]));
+        assert_ne!(first.blocks[1], again.blocks[1]);
         let cold = build_tiles(&tex, Bc1Quality::Fast, &Progress::none()).unwrap();
-        assert_eq!(again.smt_files, cold.smt_files);
+        assert_eq!(again.blocks, cold.blocks);
         assert_eq!(again.index, cold.index);
-        assert_eq!(again.file_tiles, cold.file_tiles);
+        assert_eq!(again.block_tiles, cold.block_tiles);
         assert_ne!(first.texture_key, again.texture_key);
     }
 
     #[test]
-    fn each_file_holds_its_own_rows_and_a_change_touches_only_its_file() {
-        // 64 wide, 20 tile rows: a file of 16 rows and one of 4, each of one flat colour
+    fn each_block_holds_its_own_rows_and_a_change_touches_only_its_block() {
+        // 64 wide, 20 tile rows: a block of 16 rows and one of 4, each of one flat colour
         // but for one painted tile in the second
         let rows = 20 * TILE_TEXELS;
         let mut tex = GroundTexture::filled(64, rows, [90, 60, 30, 255]);
@@ -457,18 +464,22 @@ mod tests {
         };
         paint(&mut tex, 17, 200);
         let set = build_tiles(&tex, Bc1Quality::Fast, &Progress::none()).unwrap();
-        // the flat tile once in each file (no sharing across files), the painted one once
-        assert_eq!(set.file_tiles, vec![1, 2]);
+        // the flat tile once in each block (no sharing across blocks), the painted one once
+        assert_eq!(set.block_tiles, vec![1, 2]);
         assert_eq!(set.index.len(), 40);
         assert!(set.index[..32].iter().all(|&n| n == 0));
         assert_eq!(set.index[32], 1);
         assert_eq!(set.index[34], 2);
-        let files: Vec<&[u8]> = set.files().collect();
-        assert_eq!(files[0], &files[1][..SMT_TILE_BYTES]);
-        // painting in the second file leaves the first file's bytes as they were
+        assert_eq!(set.blocks[0][..], set.blocks[1][..SMT_TILE_BYTES]);
+        // the one file: the header counts every block's tiles, and the blocks follow it
+        let parts = set.smt_parts();
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[0][..], smt_header(3)[..]);
+        assert!(Arc::ptr_eq(&parts[2], &set.blocks[1]));
+        // painting in the second block leaves the first block's bytes as they were
         paint(&mut tex, 18, 10);
         let again = build_tiles(&tex, Bc1Quality::Fast, &Progress::none()).unwrap();
-        assert_eq!(again.file_tiles, vec![1, 3]);
-        assert_eq!(again.files().next(), set.files().next());
+        assert_eq!(again.block_tiles, vec![1, 3]);
+        assert_eq!(again.blocks[0], set.blocks[0]);
     }
 }

@@ -18,6 +18,7 @@ pub mod minimap;
 pub mod project;
 pub mod s3o;
 pub mod sc2;
+pub mod smd;
 pub mod smf;
 pub mod smt;
 pub mod wz2100;

@@ -96,8 +96,9 @@ pub struct BundledFile {
 enum Elsewhere {
     /// In a scratch file.
     Spill(std::sync::Arc<Spill>),
-    /// Shared with another owner (the compile cache).
-    Shared(std::sync::Arc<Vec<u8>>),
+    /// In parts shared with another owner (the compile cache): the file is their
+    /// concatenation.
+    Parts(Vec<std::sync::Arc<Vec<u8>>>),
 }
 
 /// A bundled file's bytes in a scratch file, removed when the last copy of the map drops it.
@@ -126,12 +127,22 @@ impl BundledFile {
         }
     }
 
-    /// A file whose bytes are shared, not copied (a compiled `.smt` the cache also holds).
-    pub fn shared(path: String, bytes: std::sync::Arc<Vec<u8>>) -> BundledFile {
+    /// A file made of `parts` one after another, shared, not copied (a compiled `.smt`: its
+    /// header, then its blocks of tiles, which the compile cache also holds). The `.sd7`
+    /// packer packs each part on its own.
+    pub fn in_parts(path: String, parts: Vec<std::sync::Arc<Vec<u8>>>) -> BundledFile {
         BundledFile {
             path,
             data: Vec::new(),
-            elsewhere: Some(Elsewhere::Shared(bytes)),
+            elsewhere: Some(Elsewhere::Parts(parts)),
+        }
+    }
+
+    /// The parts of a file made [`BundledFile::in_parts`]; `None` for any other.
+    pub fn parts(&self) -> Option<&[std::sync::Arc<Vec<u8>>]> {
+        match &self.elsewhere {
+            Some(Elsewhere::Parts(p)) => Some(p),
+            _ => None,
         }
     }
 
@@ -168,7 +179,7 @@ impl BundledFile {
     pub fn len(&self) -> u64 {
         match &self.elsewhere {
             Some(Elsewhere::Spill(s)) => s.len,
-            Some(Elsewhere::Shared(b)) => b.len() as u64,
+            Some(Elsewhere::Parts(p)) => p.iter().map(|b| b.len() as u64).sum(),
             None => self.data.len() as u64,
         }
     }
@@ -182,7 +193,16 @@ impl BundledFile {
     pub fn bytes(&self) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
         match &self.elsewhere {
             Some(Elsewhere::Spill(s)) => std::fs::read(&s.path).map(std::borrow::Cow::Owned),
-            Some(Elsewhere::Shared(b)) => Ok(std::borrow::Cow::Borrowed(b)),
+            Some(Elsewhere::Parts(p)) => match p.as_slice() {
+                [one] => Ok(std::borrow::Cow::Borrowed(one)),
+                parts => {
+                    let mut all = Vec::with_capacity(self.len() as usize);
+                    for p in parts {
+                        all.extend_from_slice(p);
+                    }
+                    Ok(std::borrow::Cow::Owned(all))
+                }
+            },
             None => Ok(std::borrow::Cow::Borrowed(&self.data)),
         }
     }
@@ -191,7 +211,13 @@ impl BundledFile {
     pub fn write_to(&self, dest: &std::path::Path) -> std::io::Result<()> {
         match &self.elsewhere {
             Some(Elsewhere::Spill(s)) => std::fs::copy(&s.path, dest).map(|_| ()),
-            Some(Elsewhere::Shared(b)) => std::fs::write(dest, b.as_slice()),
+            Some(Elsewhere::Parts(p)) => {
+                let mut out = std::io::BufWriter::new(std::fs::File::create(dest)?);
+                for part in p {
+                    std::io::Write::write_all(&mut out, part)?;
+                }
+                std::io::Write::flush(&mut out)
+            }
             None => std::fs::write(dest, &self.data),
         }
     }

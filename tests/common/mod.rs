@@ -1,9 +1,11 @@
-//! Shared test helpers: where `../shared` is, and the referee scripts (the engine's unitsync and
-//! the engine itself) run on a map archive.
+//! Shared test helpers: where `../shared` is, and the referee scripts (the engine's unitsync,
+//! the engine itself, and BAR's map parser) run on a map archive.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+pub mod bar_parser;
 
 /// `../shared` beside the repository, or `$GROUNDWORK_SHARED`; `None` when absent.
 pub fn shared_dir() -> Option<PathBuf> {
@@ -55,12 +57,20 @@ pub fn engine_expectation(map: &groundwork::map::Map) -> serde_json::Value {
 }
 
 /// Runs `validate_map.py` on `archive` (with `--expect` when given, and `--dump DIR` when
-/// given) and returns its JSON. Panics with the script's stderr when it exits non-zero.
+/// given) and returns its JSON. Panics with the script's stderr when it exits non-zero. A
+/// `.sd7` or `.sdz` also goes through BAR's map parser ([`bar_parser::check`]), whose pictures
+/// must match ours.
 pub fn validate_map(
     archive: &Path,
     expect: Option<&serde_json::Value>,
     dump: Option<&Path>,
 ) -> serde_json::Value {
+    let ext = archive
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if matches!(ext.as_deref(), Some("sd7" | "sdz")) && bar_parser::installed_or_skip() {
+        bar_parser::check(archive);
+    }
     let tools = referee().expect("the referee is installed");
     let tmp = tempfile::tempdir().unwrap();
     let mut cmd = Command::new("/usr/bin/python3");

@@ -5,7 +5,6 @@
 
 use std::io::{Read, Seek, Write};
 
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 use super::FormatError;
@@ -420,12 +419,12 @@ const SD7_PACKABLE_RATIO: f64 = 0.5;
 /// pack smaller as literals (0.77 against 0.88); a real map's tiles, 0.64 against 0.63.
 const SD7_LITERALS_SLACK: f64 = 0.02;
 
-/// How one large `.sd7` entry is packed.
+/// How one part of a large `.sd7` entry is packed ([`lzma2_parts`]).
 enum Sd7Method {
     /// Every byte a literal in the context of its position ([`lzma_literals`]).
     Literals,
-    /// LZMA2 with matches, by sevenz-rust2.
-    Lzma2(sevenz_rust2::encoder_options::Lzma2Options),
+    /// LZMA2 with matches, by lzma-rust2, with this dictionary and nice length.
+    Lzma2((u32, u32)),
 }
 
 /// LZMA2 at `SD7_LEVEL` with a dictionary and nice length, on `threads`.
@@ -443,12 +442,12 @@ fn sd7_lzma2(
     o
 }
 
-/// The packing of one file: a sample from its middle, packed with the fast LZMA2 settings and
+/// The packing of one part: a sample from its middle, packed with the fast LZMA2 settings and
 /// as literals, decides between literals, `SD7_PACKABLE` and `SD7_NOISY`. The same bytes
 /// always get the same method.
-fn sd7_method(data: &[u8], threads: u32) -> Sd7Method {
+fn sd7_method(data: &[u8]) -> Sd7Method {
     if data.len() <= 2 * SD7_SAMPLE_BYTES {
-        return Sd7Method::Lzma2(sd7_lzma2(SD7_PACKABLE, threads));
+        return Sd7Method::Lzma2(SD7_PACKABLE);
     }
     let mid = data.len() / 2 - SD7_SAMPLE_BYTES / 2;
     let sample = &data[mid..mid + SD7_SAMPLE_BYTES];
@@ -464,9 +463,9 @@ fn sd7_method(data: &[u8], threads: u32) -> Sd7Method {
     if literal_ratio <= ratio + SD7_LITERALS_SLACK {
         Sd7Method::Literals
     } else if ratio < SD7_PACKABLE_RATIO {
-        Sd7Method::Lzma2(sd7_lzma2(SD7_PACKABLE, threads))
+        Sd7Method::Lzma2(SD7_PACKABLE)
     } else {
-        Sd7Method::Lzma2(sd7_lzma2(SD7_NOISY, threads))
+        Sd7Method::Lzma2(SD7_NOISY)
     }
 }
 
@@ -746,10 +745,10 @@ fn write_sd7(
 }
 
 /// Packs `files` as a 7z into `out`; `path` names it in errors. Entries of at least
-/// `OWN_PACK_MIN_BYTES` are packed first, all at once on the cores, each as a one-entry 7z
-/// whose block is then copied into the archive (so an `.smt` file per map unit packs in
-/// parallel); with a `cache`, one it holds for an entry's bytes is taken instead, and the
-/// ones packed here are listed in `packed` for it to keep.
+/// `OWN_PACK_MIN_BYTES` are packed first, part by part on all the cores
+/// ([`sd7_cache::own_packs`]), each as a one-entry 7z whose block is then copied into the
+/// archive; with a `cache`, the parts it holds are taken instead of packed, and the parts of
+/// this compile are listed in `packed` for it to keep.
 fn write_sd7_to<W: Write + Seek>(
     out: W,
     path: &Path,
@@ -769,21 +768,14 @@ fn write_sd7_to<W: Write + Seek>(
     let own: Vec<usize> = (0..files.len())
         .filter(|&i| files[i].len() >= sd7_cache::OWN_PACK_MIN_BYTES as u64)
         .collect();
-    // the cores go to the entries; one alone gets them all (its chunks are packed in
-    // parallel, and the chunks are fixed, so the bytes are the same)
-    let threads = (cores / own.len().max(1) as u32).max(1);
+    let own_files: Vec<&ArchiveFile> = own.iter().map(|&i| files[i]).collect();
     let done = AtomicU64::new(0);
     let cancel = AtomicBool::new(false);
-    let own_packs: Vec<Result<sd7_cache::OwnPack, FormatError>> = std::thread::scope(|s| {
+    let own_packs = std::thread::scope(|s| {
         let worker = s.spawn(|| {
-            own.par_iter()
-                .map(|&i| {
-                    let f = files[i];
-                    let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
-                    sd7_cache::own_pack(&f.path, &data, threads, cache, &cancel, &done)
-                        .map_err(serr)
-                })
-                .collect()
+            let mut kept = Vec::new();
+            sd7_cache::own_packs(&own_files, cache, &cancel, &done, &mut kept)
+                .map(|packs| (packs, kept))
         });
         while !worker.is_finished() {
             std::thread::sleep(std::time::Duration::from_millis(20));
@@ -795,7 +787,7 @@ fn write_sd7_to<W: Write + Seek>(
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p))
     });
-    let mut own_packs = own_packs.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let (mut own_packs, kept) = own_packs.map_err(serr)?;
     if cancel.load(Ordering::Relaxed) {
         return Err(FormatError::Cancelled);
     }
@@ -807,8 +799,8 @@ fn write_sd7_to<W: Write + Seek>(
             let mut reader = std::io::Cursor::new(pack.bytes.as_slice());
             sz.push_raw_block(&pack.archive, 0, &mut reader, |_| f.path.clone())
                 .map_err(serr)?;
-            if let (Some(c), false) = (cache, pack.fresh) {
-                c.count_pack_reused();
+            if let Some(c) = cache {
+                c.count_packs_reused(pack.parts_reused);
             }
             continue;
         }
@@ -826,7 +818,7 @@ fn write_sd7_to<W: Write + Seek>(
         sz.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(&f.path), Some(r))
             .map_err(serr)?;
     }
-    packed.extend(own_packs.into_iter().map(|p| (p.key, p.bytes, p.fresh)));
+    packed.extend(kept);
     let mut inner = sz.finish().map_err(|e| cancelled_or(e, path))?;
     inner.flush().map_err(|e| FormatError::io(path, e))?;
     inner
@@ -835,6 +827,7 @@ fn write_sd7_to<W: Write + Seek>(
     Ok(())
 }
 
+mod lzma2_parts;
 mod lzma_literals;
 mod sd7_cache;
 

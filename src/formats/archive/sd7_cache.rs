@@ -1,38 +1,41 @@
-//! The large entries of a `.sd7`, each packed on its own as a 7z archive of one entry (in
-//! parallel, then copied block by block into the archive) and kept in the compile cache, keyed
-//! by the hash of the entry's bytes and the packer's settings. A kept stream is used only when
-//! it reads as one block of one entry whose size and CRC are the entry's (and, from disk, when
-//! the file's own hash matches its name), so a damaged or foreign file is packed again, never
-//! trusted.
+//! The large entries of a `.sd7`, packed part by part ([`super::lzma2_parts`]): every part of
+//! every large entry at once on the cores, each kept in the compile cache under the hash of its
+//! bytes and the packer's settings, so a re-export packs only the parts whose bytes changed.
+//! A kept part is used only when its chunks are whole and unpack to the part's size (and, from
+//! disk, when the file's own hash matches its name), so a damaged or foreign one is packed
+//! again, never trusted.
 
-use std::io::{Cursor, Read};
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::{PackCancelled, Sd7Method, lzma_literals, sd7_method};
+use rayon::prelude::*;
+
+use super::lzma2_parts::{PART_MAX_BYTES, chunks_unpacked_len, one_entry_7z, pack_part};
+use super::{ArchiveFile, PackCancelled};
 use crate::compile::CompileCache;
 use crate::compile::cache::PackKey;
 
-/// Entries at least this big are packed on their own (and kept); smaller ones (mapinfo.lua and
+/// Entries at least this big are packed part by part (and kept); smaller ones (mapinfo.lua and
 /// the like) are packed in place each time.
 pub(super) const OWN_PACK_MIN_BYTES: usize = 256 << 10;
 
-/// A large entry's one-entry 7z, read, and whether it was packed by this compile.
+/// A large entry packed: its one-entry 7z, read, and how many of its parts were packed by this
+/// compile and how many came from the cache.
 pub(super) struct OwnPack {
-    pub key: PackKey,
-    pub bytes: Arc<Vec<u8>>,
+    pub bytes: Vec<u8>,
     pub archive: sevenz_rust2::Archive,
-    pub fresh: bool,
+    pub parts_reused: usize,
 }
 
-/// A packed entry for the cache to keep: its key, its one-entry 7z, and whether it was packed
+/// A packed part for the cache to keep: its key, its LZMA2 chunks, and whether it was packed
 /// by this compile ([`CompileCache::keep_packs`]).
 pub(super) type PackedEntry = (PackKey, Arc<Vec<u8>>, bool);
 
-/// The key of an entry's packed stream: its bytes and everything that picks the packing.
-fn pack_key(data: &[u8], threads: u32) -> PackKey {
+/// The key of a part's chunks: its bytes and everything that picks the packing.
+fn part_key(data: &[u8]) -> PackKey {
     let tag = format!(
-        "groundwork sd7 entry v3; groundwork {}; threads {threads}",
+        "groundwork sd7 lzma2 part v1; groundwork {}",
         env!("CARGO_PKG_VERSION")
     );
     let mut h = blake3::Hasher::new_keyed(blake3::hash(tag.as_bytes()).as_bytes());
@@ -40,114 +43,104 @@ fn pack_key(data: &[u8], threads: u32) -> PackKey {
     *h.finalize().as_bytes()
 }
 
-/// Reads a one-entry 7z and checks that its entry is `data`'s size and CRC.
-fn read_pack(bytes: &[u8], data: &[u8], crc: u32) -> Option<sevenz_rust2::Archive> {
-    let archive =
-        sevenz_rust2::Archive::read(&mut Cursor::new(bytes), &sevenz_rust2::Password::empty())
-            .ok()?;
-    let [entry] = archive.files.as_slice() else {
-        return None;
-    };
-    let whole = archive.blocks.len() == 1
-        && entry.has_stream
-        && entry.size == data.len() as u64
-        && entry.has_crc
-        && entry.crc == crc as u64;
-    whole.then_some(archive)
+/// An entry's bytes as the packer sees them: its own parts (an `.smt`'s header and blocks),
+/// or the whole file.
+enum Source<'a> {
+    Parts(&'a [Arc<Vec<u8>>]),
+    Whole(Cow<'a, [u8]>),
 }
 
-/// `data` as a one-entry 7z of literals, coded a MiB at a time so that `cancel` is seen and
-/// `done` counts.
-fn literal_pack(
-    name: &str,
-    data: &[u8],
-    cancel: &AtomicBool,
-    done: &AtomicU64,
-) -> Result<Vec<u8>, sevenz_rust2::Error> {
-    let mut encoder = lzma_literals::LiteralEncoder::new(data.len());
-    for chunk in data.chunks(1 << 20) {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(std::io::Error::other(PackCancelled).into());
-        }
-        encoder.write(chunk);
-        done.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-    }
-    let packed = encoder.finish();
-    Ok(lzma_literals::one_entry_7z(
-        name,
-        &packed,
-        data.len() as u64,
-        crc32fast::hash(data),
-    ))
-}
-
-/// A reader over an entry's bytes that counts them into `done` and fails once `cancel` is set.
-struct Shared<'a> {
-    data: &'a [u8],
-    pos: usize,
-    done: &'a AtomicU64,
-    cancel: &'a AtomicBool,
-}
-
-impl Read for Shared<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.cancel.load(Ordering::Relaxed) {
-            return Err(std::io::Error::other(PackCancelled));
-        }
-        let n = buf.len().min(self.data.len() - self.pos).min(1 << 20);
-        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
-        self.pos += n;
-        self.done.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
+impl Source<'_> {
+    /// The pieces it is packed in: each part, cut at [`PART_MAX_BYTES`].
+    fn pieces(&self) -> Vec<&[u8]> {
+        let parts: Vec<&[u8]> = match self {
+            Source::Parts(p) => p.iter().map(|b| b.as_slice()).collect(),
+            Source::Whole(b) => vec![b],
+        };
+        parts
+            .into_iter()
+            .flat_map(|p| p.chunks(PART_MAX_BYTES))
+            .collect()
     }
 }
 
-/// The entry `name` with bytes `data`, packed as a one-entry 7z with `threads`: the one
-/// `cache` holds when it checks out, else packed here. `done` counts the bytes dealt with.
-pub(super) fn own_pack(
-    name: &str,
-    data: &[u8],
-    threads: u32,
+/// Packs the large entries `files` (each at least [`OWN_PACK_MIN_BYTES`]) part by part, all
+/// parts on the cores at once, taking from `cache` the parts it holds. `done` counts the bytes
+/// dealt with; `cancel` stops between parts. The parts packed or found are added to `kept`.
+pub(super) fn own_packs(
+    files: &[&ArchiveFile],
     cache: Option<&CompileCache>,
     cancel: &AtomicBool,
     done: &AtomicU64,
-) -> Result<OwnPack, sevenz_rust2::Error> {
-    let key = pack_key(data, threads);
-    if let Some(c) = cache {
-        let crc = crc32fast::hash(data);
-        if let Some(bytes) = c.pack_bytes(&key, |b| read_pack(b, data, crc).is_some())
-            && let Some(archive) = read_pack(&bytes, data, crc)
-        {
+    kept: &mut Vec<PackedEntry>,
+) -> Result<Vec<OwnPack>, sevenz_rust2::Error> {
+    let sources: Vec<Source> = files
+        .iter()
+        .map(|f| match f.parts() {
+            Some(p) => Ok(Source::Parts(p)),
+            None => f.bytes().map(Source::Whole),
+        })
+        .collect::<Result<_, _>>()?;
+    let pieces: Vec<Vec<&[u8]>> = sources.iter().map(Source::pieces).collect();
+    let flat: Vec<&[u8]> = pieces.iter().flatten().copied().collect();
+    let keys: Vec<PackKey> = flat.par_iter().map(|p| part_key(p)).collect();
+    // each distinct part once (a map of one colour has blocks alike), largest first so the
+    // cores finish together
+    let mut order: Vec<usize> = (0..flat.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(flat[i].len()), keys[i]));
+    order.dedup_by_key(|i| keys[*i]);
+    let packed: Vec<(usize, Arc<Vec<u8>>, bool)> = order
+        .par_iter()
+        .map(|&i| {
+            let data = flat[i];
+            let check = |b: &[u8]| chunks_unpacked_len(b) == Some(data.len() as u64);
+            if let Some(bytes) = cache.and_then(|c| c.pack_bytes(&keys[i], check)) {
+                done.fetch_add(data.len() as u64, Ordering::Relaxed);
+                return Ok((i, bytes, false));
+            }
+            if cancel.load(Ordering::Relaxed) {
+                return Err(std::io::Error::other(PackCancelled).into());
+            }
+            let chunks = pack_part(data);
             done.fetch_add(data.len() as u64, Ordering::Relaxed);
-            return Ok(OwnPack {
-                key,
-                bytes,
-                archive,
-                fresh: false,
-            });
+            Ok((i, Arc::new(chunks), true))
+        })
+        .collect::<Result<_, sevenz_rust2::Error>>()?;
+    let by_key: std::collections::HashMap<PackKey, (Arc<Vec<u8>>, bool)> = packed
+        .into_iter()
+        .map(|(i, bytes, fresh)| (keys[i], (bytes, fresh)))
+        .collect();
+    let mut at = 0;
+    let mut packs = Vec::with_capacity(files.len());
+    for (f, pieces) in files.iter().zip(&pieces) {
+        let chunks: Vec<&[u8]> = keys[at..at + pieces.len()]
+            .iter()
+            .map(|k| by_key[k].0.as_slice())
+            .collect();
+        let parts_reused = keys[at..at + pieces.len()]
+            .iter()
+            .filter(|k| !by_key[*k].1)
+            .count();
+        at += pieces.len();
+        let mut crc = crc32fast::Hasher::new();
+        for p in pieces {
+            crc.update(p);
         }
+        let bytes = one_entry_7z(&f.path, &chunks, f.len(), crc.finalize());
+        let archive = sevenz_rust2::Archive::read(
+            &mut std::io::Cursor::new(&bytes),
+            &sevenz_rust2::Password::empty(),
+        )?;
+        packs.push(OwnPack {
+            bytes,
+            archive,
+            parts_reused,
+        });
     }
-    let bytes = match sd7_method(data, threads) {
-        Sd7Method::Literals => literal_pack(name, data, cancel, done)?,
-        Sd7Method::Lzma2(options) => {
-            let mut one = sevenz_rust2::ArchiveWriter::new(Cursor::new(Vec::new()))?;
-            one.set_content_methods(vec![options.into()]);
-            let reader = Shared {
-                data,
-                pos: 0,
-                done,
-                cancel,
-            };
-            one.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(name), Some(reader))?;
-            one.finish()?.into_inner()
-        }
-    };
-    let archive =
-        sevenz_rust2::Archive::read(&mut Cursor::new(&bytes), &sevenz_rust2::Password::empty())?;
-    Ok(OwnPack {
-        key,
-        bytes: Arc::new(bytes),
-        archive,
-        fresh: true,
-    })
+    kept.extend(
+        by_key
+            .into_iter()
+            .map(|(key, (bytes, fresh))| (key, bytes, fresh)),
+    );
+    Ok(packs)
 }

@@ -52,7 +52,7 @@ fn lzma2_bytes(data: &[u8]) -> usize {
 fn noisy_tiles_are_packed_as_literals_only_where_that_costs_little() {
     // noise in each channel: the BC1 indices are noise and matches find little
     let independent = noisy_ground_bc1(1024, true);
-    assert!(matches!(sd7_method(&independent, 1), Sd7Method::Literals));
+    assert!(matches!(sd7_method(&independent), Sd7Method::Literals));
     let literals = lzma_literals::encode(&independent).len();
     let lzma2 = lzma2_bytes(&independent);
     assert!(
@@ -64,10 +64,10 @@ fn noisy_tiles_are_packed_as_literals_only_where_that_costs_little() {
     let literals = lzma_literals::encode(&shared).len();
     let lzma2 = lzma2_bytes(&shared);
     assert!(literals as f64 > lzma2 as f64 + SD7_LITERALS_SLACK * shared.len() as f64);
-    assert!(matches!(sd7_method(&shared, 1), Sd7Method::Lzma2(_)));
+    assert!(matches!(sd7_method(&shared), Sd7Method::Lzma2(_)));
     // a smooth picture (a ramp) packs far better with matches
     let ramp: Vec<u8> = (0..1u32 << 20).map(|i| (i / 4096) as u8).collect();
-    assert!(matches!(sd7_method(&ramp, 1), Sd7Method::Lzma2(_)));
+    assert!(matches!(sd7_method(&ramp), Sd7Method::Lzma2(_)));
 }
 
 fn no_progress() -> impl FnMut(u64, u64) -> bool {
