@@ -140,6 +140,54 @@ fn a_broken_map_fails_with_the_engines_own_line() {
 }
 
 #[test]
+fn a_map_whose_smt_is_cut_fails_with_the_lints_words_and_the_whole_one_loads() {
+    // spring-headless never reads the tiles: a cut .smt "loaded" before the try read them
+    let Some(engine) = spring_headless_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("proj");
+    new_project(&project, "hills");
+    let archive = tmp.path().join("cut_1.0.sdd");
+    common::compile_project(&project, &archive);
+    let try_headless = |archive: &Path| {
+        gw().args(["try", "--headless", "--engine"])
+            .arg(&engine)
+            .arg(archive)
+            .output()
+            .unwrap()
+    };
+    let whole = try_headless(&archive);
+    assert!(whole.status.success(), "{}", text(&whole));
+    assert!(
+        String::from_utf8_lossy(&whole.stdout).contains("loaded "),
+        "{}",
+        text(&whole)
+    );
+    let smt = std::fs::read_dir(archive.join("maps"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "smt"))
+        .unwrap();
+    let len = std::fs::metadata(&smt).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(&smt).unwrap();
+    f.set_len(len / 2).unwrap();
+    let cut = try_headless(&archive);
+    let out = text(&cut);
+    assert!(!cut.status.success(), "{out}");
+    assert!(
+        out.contains("error[tile-file-unreadable]"),
+        "the lint's rule: {out}"
+    );
+    assert!(out.contains("fix: compile the map again"), "{out}");
+    // the engine never started: nothing "loaded"
+    assert!(
+        !String::from_utf8_lossy(&cut.stdout).contains("loaded "),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_screenshot_in_the_windowed_engine_shows_the_map() {
     let xvfb = Path::new("/usr/bin/xvfb-run");
     if !Path::new(SPRING_GL).is_file() || !xvfb.is_file() {
@@ -323,18 +371,45 @@ fn a_noisy_ground_packed_as_literals_is_drawn_by_the_windowed_engine() {
     .unwrap();
     let archive = tmp.path().join("noisy_1.0.sd7");
     common::compile_project(&project, &archive);
-    // the tile files went as literals: LZMA (03 01 01) with lc=0, lp=3, pb=3
+    // the tile file went as literals: its LZMA2 stream (coder 21) holds a part per block of
+    // tile rows, each opening with a chunk whose properties are lc=0, lp=3, pb=3
     let seven = sevenz_rust2::Archive::open(&archive).unwrap();
-    let literal_blocks = seven
-        .blocks
+    let smt = seven
+        .files
         .iter()
-        .filter(|b| {
-            b.coders
-                .iter()
-                .any(|c| c.encoder_method_id() == [3, 1, 1] && c.properties()[0] == (3 * 5 + 3) * 9)
-        })
-        .count();
-    assert!(literal_blocks >= 8, "{literal_blocks} literal blocks");
+        .position(|f| f.name().ends_with(".smt"))
+        .unwrap();
+    let block = seven
+        .stream_map
+        .block_first_file_index
+        .iter()
+        .position(|&f| f == smt)
+        .unwrap();
+    assert!(
+        seven.blocks[block]
+            .coders
+            .iter()
+            .any(|c| c.encoder_method_id() == [0x21]),
+        "the .smt is LZMA2"
+    );
+    let start = 32 + seven.pack_pos() + seven.pack_sizes()[..block].iter().sum::<u64>();
+    let bytes = std::fs::read(&archive).unwrap();
+    let stream = &bytes[start as usize..][..seven.pack_sizes()[block] as usize];
+    let (mut at, mut literal_parts) = (0, 0);
+    while stream[at] != 0 {
+        let control = stream[at];
+        let be16 = |i: usize| u16::from_be_bytes([stream[i], stream[i + 1]]) as usize + 1;
+        if control < 0x80 {
+            at += 3 + be16(at + 1);
+            continue;
+        }
+        let with_props = control >= 0xC0;
+        if with_props && stream[at + 5] == (3 * 5 + 3) * 9 {
+            literal_parts += 1;
+        }
+        at += 5 + usize::from(with_props) + be16(at + 3);
+    }
+    assert!(literal_parts >= 8, "{literal_parts} literal parts");
     // the engine unpacks every tile (a bad one fails the load) and draws the red ground
     let shot = tmp.path().join("shot.png");
     let r = Command::new(xvfb)

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use crate::install::{Game, HomeEnv, found_maps_folders};
 use crate::lint::{Finding, LintContext, Severity, lint_path};
 
 #[derive(clap::Args, Debug)]
@@ -18,17 +17,7 @@ pub struct LintArgs {
 
 /// The lint's view of this computer: BAR's feature definitions, when BAR is installed.
 pub fn game_context() -> LintContext {
-    let bar = found_maps_folders(&HomeEnv::current())
-        .into_iter()
-        .find(|f| f.game == Game::BeyondAllReason);
-    LintContext {
-        game_features: bar
-            .as_ref()
-            .and_then(|f| crate::formats::features::game_feature_names(f.data_dir())),
-        move_classes: Some(crate::analyze::move_class::classes_for(
-            bar.as_ref().map(|f| f.data_dir()),
-        )),
-    }
+    LintContext::for_this_computer()
 }
 
 /// Prints findings one a line (`error` or `warning`, the rule, the message, the fix).

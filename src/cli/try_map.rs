@@ -1,8 +1,11 @@
 //! `groundwork try MAP`: compiles a project (or takes a `.sd7`/`.sdz`/`.sdd` as it is) into a
 //! sandbox and runs the engine on it: to play (the windowed engine, until the player quits),
 //! `--headless` for a load check that quits after a few frames (what a map repository's CI
-//! runs), or `--screenshot OUT.png`. Prints the engine's map warnings and the load time; exits
-//! non-zero with the engine's own line when the map did not load.
+//! runs), or `--screenshot OUT.png`. The lint runs first: its errors stop the try with its words
+//! and a non-zero exit, as they stop `compile --install`; `--headless` also reads every tile
+//! file of the staged map back (the headless engine never reads them). Prints the engine's map
+//! warnings and the load time; exits non-zero with the engine's own line when the map did not
+//! load.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -78,6 +81,7 @@ pub fn run(args: TryArgs) -> Result<(), String> {
     options.engine = args.engine.clone();
     options.start = args.start;
     options.installed_game = !args.minimal_game;
+    options.lint = super::lint::game_context();
     if let Some(t) = args.timeout {
         if !(t.is_finite() && t > 0.0) {
             return Err(format!("--timeout {t}: a number of seconds above 0"));
@@ -120,6 +124,7 @@ pub fn run(args: TryArgs) -> Result<(), String> {
         engine,
         &Progress::new(&report_stage, &cancel),
     )?;
+    super::lint::print_findings(&running.lint_warnings);
     eprintln!(
         "playing {} with {} ({})",
         running.map.name,

@@ -15,6 +15,7 @@ use super::script::{
 };
 use crate::compile::{CompileOptions, Progress, compile_map};
 use crate::formats::archive::{ArchiveContents, ArchiveKind};
+use crate::lint::{Finding, LintContext, Severity};
 use crate::map::{Map, Team};
 
 /// The marker the minimal game echoes once the map is loaded (`GROUNDWORK loaded <frame> ...`).
@@ -77,6 +78,8 @@ pub struct TryOptions {
     /// checks and screenshots, Groundwork's minimal game.
     pub installed_game: bool,
     pub compile: CompileOptions,
+    /// What the lint that runs first knows beyond the map (the installed game's features).
+    pub lint: LintContext,
 }
 
 impl TryOptions {
@@ -90,6 +93,7 @@ impl TryOptions {
             timeout,
             installed_game: true,
             compile: CompileOptions::default(),
+            lint: LintContext::default(),
         }
     }
 }
@@ -282,6 +286,8 @@ pub struct RunningEngine {
     pub mode: Mode,
     pub started: Instant,
     pub timeout: Option<Duration>,
+    /// The lint's warnings on the map (its errors stop the try before the engine starts).
+    pub lint_warnings: Vec<Finding>,
 }
 
 /// Stages the map and starts the engine on it in a fresh sandbox; returns once the engine is
@@ -325,12 +331,17 @@ fn launch_in(
     engine: Engine,
     progress: &Progress,
 ) -> Result<RunningEngine, String> {
+    // the lint first: its errors stop the try in its words, as they stop an install
+    let lint_warnings = stop_on_lint_errors(lint_source(&source, &options.lint))?;
     let map = stage_map(
         source,
         &sandbox.data.join("maps"),
         &options.compile,
         progress,
     )?;
+    if matches!(options.mode, Mode::Headless { .. }) {
+        read_back_tiles(&map.archive)?;
+    }
     let (player_start, enemy_start) = chosen_starts(&map.teams, options.start)?;
     // the installed game only to play; checks and screenshots need the minimal game's Lua
     let installed = match (&options.mode, options.installed_game, &engine.game) {
@@ -435,7 +446,63 @@ fn launch_in(
         mode: options.mode.clone(),
         started: Instant::now(),
         timeout: options.timeout,
+        lint_warnings,
     })
+}
+
+/// The lint on what is tried: the document, or the map or project at a path. A map that
+/// Groundwork's reader cannot open at all is left to the engine, whose own words then say why
+/// (a note says so).
+fn lint_source(source: &MapSource, ctx: &LintContext) -> Vec<Finding> {
+    match source {
+        MapSource::Document(map) => crate::lint::lint_map(map, ctx),
+        MapSource::Path(p) => match crate::lint::lint_path(p, ctx) {
+            Ok((_, findings)) => findings,
+            Err(e) => vec![Finding {
+                rule: "load-note",
+                severity: Severity::Warning,
+                message: format!("Groundwork cannot read the map ({e}); the engine decides"),
+                fix: None,
+                action: None,
+            }],
+        },
+    }
+}
+
+/// The lint's errors in its own words, one a line with its fix, as an error that stops the
+/// try; the warnings to show.
+fn stop_on_lint_errors(findings: Vec<Finding>) -> Result<Vec<Finding>, String> {
+    let (errors, warnings): (Vec<Finding>, Vec<Finding>) = findings
+        .into_iter()
+        .partition(|f| f.severity == Severity::Error);
+    if errors.is_empty() {
+        return Ok(warnings);
+    }
+    let mut text = format!(
+        "the lint found {} error{}; fix {} before trying the map (groundwork lint):",
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" },
+        if errors.len() == 1 { "it" } else { "them" }
+    );
+    for f in &errors {
+        text.push_str(&format!("\nerror[{}]: {}", f.rule, f.message));
+        if let Some(fix) = &f.fix {
+            text.push_str(&format!("\n    fix: {fix}"));
+        }
+    }
+    Err(text)
+}
+
+/// Reads every tile file of the staged map back, as the engine's renderer would (the headless
+/// engine never draws, so it never reads them): a missing, cut or foreign `.smt` is an error.
+/// A map that does not read at all is the engine's to judge.
+fn read_back_tiles(archive: &Path) -> Result<(), String> {
+    match crate::formats::read_map(archive).map(|l| l.tile_problem) {
+        Ok(Some(why)) => Err(format!(
+            "the staged map's tiles do not read back: {why} (the engine would paint those tiles red or abort the load)"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The data folders that let the engine find BAR's game without seeing BAR's maps (an

@@ -29,6 +29,9 @@ pub struct LoadedMap {
     /// file, fewer tiles than the map uses): the engine then draws red tiles or aborts the
     /// load. `None` when they are whole, and for a project.
     pub tile_problem: Option<String>,
+    /// The tile files a compiled map's `.smf` names, in order (BAR's lobby reads the first
+    /// alone); empty for a project.
+    pub tile_files: Vec<String>,
 }
 
 /// Reads a map archive or a bare `.smf`.
@@ -190,6 +193,7 @@ fn build_map(
         *h = crate::map::word_to_height(w, settings.min_height_elmos, settings.max_height_elmos);
     }
     let minimap_rgba = decode_minimap(&smf.minimap);
+    let tile_files = tile_sources.iter().map(|(name, _)| name.clone()).collect();
     let (texture, tile_problem) = match decode_tiles(&smf, &tile_sources) {
         Ok(t) => (t, None),
         Err(why) => {
@@ -242,6 +246,7 @@ fn build_map(
         minimap_rgba: Some(minimap_rgba),
         tile_counts,
         tile_problem,
+        tile_files,
     })
 }
 

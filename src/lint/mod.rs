@@ -110,6 +110,11 @@ pub const RULES: &[(&str, Severity, &str)] = &[
         "a tile file (.smt) missing, not a tile file, or short of tiles",
     ),
     (
+        "tile-files-several",
+        Severity::Error,
+        "several tile files (.smt): BAR's lobby and map service read the first alone",
+    ),
+    (
         "load-note",
         Severity::Warning,
         "something the reader had to guess or drop while opening the map",
@@ -251,6 +256,25 @@ pub struct LintContext {
     pub game_features: Option<FeatureNames>,
     /// The move classes the pathing rules use; `None` is BAR's built-in table.
     pub move_classes: Option<crate::analyze::MoveClassTable>,
+}
+
+impl LintContext {
+    /// The lint's view of this computer: BAR's feature definitions and move classes, when BAR
+    /// is installed.
+    pub fn for_this_computer() -> LintContext {
+        use crate::install::{Game, HomeEnv, found_maps_folders};
+        let bar = found_maps_folders(&HomeEnv::current())
+            .into_iter()
+            .find(|f| f.game == Game::BeyondAllReason);
+        LintContext {
+            game_features: bar
+                .as_ref()
+                .and_then(|f| crate::formats::features::game_feature_names(f.data_dir())),
+            move_classes: Some(crate::analyze::move_class::classes_for(
+                bar.as_ref().map(|f| f.data_dir()),
+            )),
+        }
+    }
 }
 
 /// The widest height range whose word step stays within 0.1 elmo.
@@ -668,6 +692,18 @@ pub fn lint_loaded(loaded: &LoadedMap, ctx: &LintContext) -> Vec<Finding> {
             "tile-file-unreadable",
             format!("{why}: the engine paints those tiles red or aborts the load"),
             "compile the map again (groundwork compile) so its tiles are written whole; opened here, its ground comes from the minimap",
+            None,
+        ));
+    }
+    if loaded.tile_files.len() > 1 {
+        out.push(finding(
+            "tile-files-several",
+            format!(
+                "the map's tiles are in {} .smt files ({}): BAR's lobby and its map service (spring-map-parser) read only the first, so the map shows no preview and BAR's upload rejects it",
+                loaded.tile_files.len(),
+                loaded.tile_files.join(", ")
+            ),
+            "compile the map again (groundwork compile MAP -o OUT.sd7): Groundwork writes one .smt",
             None,
         ));
     }

@@ -377,6 +377,7 @@ fn a_loaded_maps_tile_problem_is_an_error_and_its_notes_are_findings() {
         minimap_rgba: None,
         tile_counts: None,
         tile_problem: Some("the tile file m.smt is missing".into()),
+        tile_files: Vec::new(),
     };
     let f = lint_loaded(&loaded, &LintContext::default());
     let rules: Vec<&str> = f.iter().map(|f| f.rule).collect();
@@ -387,6 +388,31 @@ fn a_loaded_maps_tile_problem_is_an_error_and_its_notes_are_findings() {
             .starts_with("the tile file m.smt is missing: the engine")
     );
     assert!(f[1].message.contains("terrainTypes"));
+}
+
+#[test]
+fn tiles_in_several_files_are_an_error_with_the_fix_and_one_file_is_none() {
+    let loaded = |files: &[&str]| crate::formats::LoadedMap {
+        map: clean(),
+        warnings: Vec::new(),
+        minimap_rgba: None,
+        tile_counts: None,
+        tile_problem: None,
+        tile_files: files.iter().map(|f| f.to_string()).collect(),
+    };
+    let rules = |l: &crate::formats::LoadedMap| -> Vec<Finding> {
+        lint_loaded(l, &LintContext::default())
+            .into_iter()
+            .filter(|f| f.rule == "tile-files-several")
+            .collect()
+    };
+    assert!(rules(&loaded(&["m.smt"])).is_empty());
+    let f = rules(&loaded(&["m_00.smt", "m_01.smt"]));
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].severity, Severity::Error);
+    assert!(f[0].message.contains("2 .smt files (m_00.smt, m_01.smt)"));
+    let fix = f[0].fix.as_deref().unwrap_or_default();
+    assert!(fix.contains("compile the map again"), "{fix}");
 }
 
 /// Sets every height corner at (x, z) elmos that `inside` accepts to `h`.

@@ -258,6 +258,7 @@ fn load_from(files: &ProjectFiles, recovered: Option<PathBuf>) -> Result<LoadedM
         minimap_rgba: None,
         tile_counts: None,
         tile_problem: None,
+        tile_files: Vec::new(),
     })
 }
 

@@ -63,6 +63,9 @@ impl EditorApp {
             .info("Try in game: compiling the map and starting the engine …");
         let repaint = ctx.clone();
         self.try_game = TryGame::Starting(std::thread::spawn(move || {
+            // the lint runs first (its errors stop the try); BAR's features looked up here,
+            // off the frame
+            options.lint = crate::lint::LintContext::for_this_computer();
             let started =
                 crate::engine::launch(MapSource::Document(&map), &options, &Progress::none());
             repaint.request_repaint();
@@ -80,6 +83,9 @@ impl EditorApp {
             }
             TryGame::Starting(job) => match job.join() {
                 Ok(Ok(running)) => {
+                    for f in &running.lint_warnings {
+                        self.log.warn(format!("lint [{}]: {}", f.rule, f.message));
+                    }
                     self.log.info(format!(
                         "the engine ({}) runs {} with {}",
                         running.engine.binary.display(),
