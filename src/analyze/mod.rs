@@ -4,6 +4,7 @@
 //! with its fairness checks (`report`). Pure: no GPU, no files beyond finding BAR's movedefs.
 
 pub mod ground;
+pub mod lobby_tags;
 pub mod move_class;
 pub mod passability;
 pub mod reach;

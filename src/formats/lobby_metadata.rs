@@ -2,7 +2,9 @@
 //! `schemas/map_list.yaml`, checked further by `check_startboxes.ts` and `check_startpos.ts`):
 //! the names, the player count, `startPos` (every start by name, in elmos, and the team
 //! arrangements that place players on them) and `startboxesSet` (one arrangement of boxes per
-//! team count, in the lobby's 0..200 units). Built as JSON values, written as YAML.
+//! team count, in the lobby's 0..200 units), the lobby's tags (`gameType`, `terrain`: from
+//! `analyze::lobby_tags`), `certified` and `inPool` false, and the uploads (`photo`, the shots)
+//! left for the uploader, named in the YAML's comments. Built as JSON values, written as YAML.
 
 use serde_json::{Value, json};
 
@@ -14,9 +16,39 @@ pub fn position_name(i: usize) -> String {
     format!("P{}", i + 1)
 }
 
+/// `gameType` and `terrain`, in the schema's words (`analyze::lobby_tags` reads them from a
+/// map).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LobbyTags {
+    pub game_type: Vec<&'static str>,
+    pub terrain: Vec<&'static str>,
+}
+
+/// The uploads an entry needs that only the uploader can add (through the maps-metadata
+/// site, which stores them): each key, whether the schema requires one, and what it shows.
+pub const UPLOADS: &[(&str, bool, &str)] = &[
+    (
+        "photo",
+        true,
+        "the map seen from above (groundwork metadata --shots DIR writes one)",
+    ),
+    (
+        "backgroundImage",
+        false,
+        "a picture for the lobby's background",
+    ),
+    (
+        "perspectiveShot",
+        false,
+        "the map at an angle (--shots writes one)",
+    ),
+    ("inGameShots", false, "screenshots from games on the map"),
+];
+
 /// The map's entry: `{springName: {...}}`. maps-metadata keys its entries by a database id;
-/// the map's name stands in for it until the entry is made.
-pub fn entry(map: &Map) -> Value {
+/// the map's name stands in for it until the entry is made. The uploads are left out: `photo`
+/// (which the schema requires) is for the uploader to add, the other three are empty.
+pub fn entry(map: &Map, tags: &LobbyTags) -> Value {
     let s = &map.settings;
     let spring_name = format!("{} {}", s.name.trim(), s.version.trim())
         .trim()
@@ -95,8 +127,17 @@ pub fn entry(map: &Map) -> Value {
     if !s.description.trim().is_empty() {
         info.insert("description".into(), json!(s.description.trim()));
     }
+    info.insert("gameType".into(), json!(tags.game_type));
+    info.insert("terrain".into(), json!(tags.terrain));
     info.insert("playerCount".into(), json!(players));
     info.insert("teamCount".into(), json!(team_count));
+    info.insert("certified".into(), json!(false));
+    info.insert("inPool".into(), json!(false));
+    for (key, required, _) in UPLOADS {
+        if !required {
+            info.insert((*key).into(), json!([]));
+        }
+    }
     info.insert("startPosActive".into(), json!(players > 0));
     info.insert(
         "startPos".into(),
@@ -110,12 +151,18 @@ pub fn entry(map: &Map) -> Value {
     Value::Object(out)
 }
 
-/// The entry as the YAML text to paste into `map_list.yaml`, with a line saying so first.
-pub fn entry_yaml(map: &Map) -> String {
+/// The entry as the YAML text to paste into `map_list.yaml`, with lines saying so first and
+/// naming the uploads to add.
+pub fn entry_yaml(map: &Map, tags: &LobbyTags) -> String {
     let mut out = String::from(
         "# for BAR's maps-metadata map_list.yaml: replace the first key with the entry's id\n",
     );
-    write_yaml(&entry(map), 0, &mut out);
+    out.push_str("# uploads to add on the maps-metadata site before the entry is valid:\n");
+    for (key, required, what) in UPLOADS {
+        let need = if *required { "required" } else { "optional" };
+        out.push_str(&format!("#   {key} ({need}): {what}\n"));
+    }
+    write_yaml(&entry(map, tags), 0, &mut out);
     out
 }
 
@@ -282,7 +329,7 @@ mod tests {
     #[test]
     fn the_entry_passes_the_lobbys_own_checks() {
         let m = four_player();
-        let e = entry(&m);
+        let e = entry(&m, &LobbyTags::default());
         let info = &e["Test Map 1.0"];
         assert_eq!(info["playerCount"], 4);
         assert_eq!(
@@ -305,12 +352,12 @@ mod tests {
         // the checks are not vacuous: a box too crowded for the map fails them
         let mut bad = m.clone();
         bad.start_boxes[0].max_players_per_box = 3;
-        assert!(!lobby_checks(&entry(&bad)["Test Map 1.0"]).is_empty());
+        assert!(!lobby_checks(&entry(&bad, &LobbyTags::default())["Test Map 1.0"]).is_empty());
     }
 
     #[test]
     fn the_yaml_is_block_style_with_quoted_strings() {
-        let y = entry_yaml(&four_player());
+        let y = entry_yaml(&four_player(), &LobbyTags::default());
         assert!(y.starts_with("# for BAR's maps-metadata"), "{y}");
         assert!(y.contains("\"Test Map 1.0\":\n"), "{y}");
         assert!(y.contains("\n  springName: \"Test Map 1.0\"\n"), "{y}");

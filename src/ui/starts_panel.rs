@@ -224,7 +224,7 @@ impl StartsPanel {
             .clicked()
         {
             ui.ctx()
-                .copy_text(crate::formats::lobby_metadata::entry_yaml(map));
+                .copy_text(crate::formats::lobby_metadata::entry_yaml(map, &crate::analyze::lobby_tags::lobby_tags(map)));
         }
         change
     }
