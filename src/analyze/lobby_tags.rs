@@ -48,7 +48,7 @@ pub fn game_types(map: &Map) -> Vec<&'static str> {
         .start_boxes
         .iter()
         .any(|s| s.max_players_per_box >= 2 && s.boxes.len() >= 2);
-    if (n >= 4 && n % 2 == 0) || boxes_for_teams {
+    if (n >= 4 && n.is_multiple_of(2)) || boxes_for_teams {
         out.push("team");
     }
     out
