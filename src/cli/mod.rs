@@ -24,7 +24,7 @@ use clap::{Parser, Subcommand};
     about = "Map editor and compiler for Beyond All Reason and other Recoil/Spring games",
     after_help = "With no command, the editor opens: `groundwork` (the starter map), `groundwork MAP` \
 (a project folder or .sd7/.sdz/.sdd/.smf), `groundwork [MAP] --screenshot PNG --frames N` \
-(draw N frames, save a screenshot, exit)."
+(draw N frames, save a screenshot, exit; `--window generate|resize` opens that window first)."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -51,6 +51,9 @@ pub struct EditorOptions {
     /// The tool chosen at the start (`--tool raise`, `--tool "Place feature"`), as the Tools
     /// panel names it; for screenshots of a tool's settings.
     pub tool: Option<String>,
+    /// A window opened once the map is shown (`--window generate`, `--window resize`), as
+    /// the Map menu opens it; for screenshots of it.
+    pub window: Option<String>,
     /// The engine Try in game (F5) runs (`--engine PATH`); `None`: `$GROUNDWORK_ENGINE`, BAR's
     /// engine, then Spring's.
     pub engine: Option<PathBuf>,
@@ -71,12 +74,17 @@ impl EditorOptions {
         while i < args.len() {
             let a = &args[i];
             match a.as_str() {
-                "--screenshot" | "--frames" | "--tool" | "--engine" => {
+                "--screenshot" | "--frames" | "--tool" | "--engine" | "--window" => {
                     let Some(v) = args.get(i + 1) else {
                         return Some(Err(format!("{a} needs a value")));
                     };
                     if a == "--tool" {
                         o.tool = Some(v.clone());
+                    } else if a == "--window" {
+                        if !matches!(v.as_str(), "generate" | "resize") {
+                            return Some(Err(format!("--window {v}: expected generate or resize")));
+                        }
+                        o.window = Some(v.clone());
                     } else if a == "--engine" {
                         o.engine = Some(PathBuf::from(v));
                     } else if a == "--screenshot" {
@@ -179,6 +187,15 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(o.screenshot, Some((PathBuf::from("s.png"), 5)));
+        let o = EditorOptions::from_args(&args(&["--window", "generate"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.window.as_deref(), Some("generate"));
+        assert!(
+            EditorOptions::from_args(&args(&["--window", "nope"]))
+                .unwrap()
+                .is_err()
+        );
         assert!(EditorOptions::from_args(&args(&["a.sd7", "b.sd7"])).is_none());
         assert!(EditorOptions::from_args(&args(&["--help"])).is_none());
         assert!(

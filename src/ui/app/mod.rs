@@ -143,6 +143,8 @@ pub struct EditorApp {
     autosave: crate::ui::autosave::Autosave,
     /// An autosave from a session that did not end cleanly, waiting for the user's answer.
     recovery: Option<crate::ui::autosave::Recovery>,
+    /// The window `--window` opens once the map is shown.
+    pending_window: Option<String>,
     /// The autosave being opened, to put its origin back on the document.
     recovering: Option<crate::ui::autosave::Recovery>,
     quitting: bool,
@@ -251,6 +253,7 @@ impl EditorApp {
             config_dir: options.config_dir.clone(),
             autosave: crate::ui::autosave::Autosave::new(autosave_dir.as_deref()),
             recovery: None,
+            pending_window: options.window.clone(),
             recovering: None,
             quitting: false,
             show_log: true,
@@ -1081,6 +1084,15 @@ impl eframe::App for EditorApp {
         self.import_chooser(&ctx);
         self.range_dialog(&ctx);
         self.discard_dialog(&ctx);
+        if self.is_ready()
+            && let Some(w) = self.pending_window.take()
+            && let Some(m) = self.doc.as_ref().map(|d| d.map().clone())
+        {
+            match w.as_str() {
+                "generate" => self.generate.show(&m),
+                _ => self.resize.show(m.size),
+            }
+        }
         self.screenshot_step(&ctx);
 
         let title = self
