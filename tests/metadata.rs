@@ -298,3 +298,59 @@ fn the_entry_is_valid_against_maps_metadatas_schema_but_for_the_photo_to_upload(
     .unwrap();
     assert_eq!(schema_errors(&schema, &yaml_path).len(), 1);
 }
+
+#[test]
+fn shots_are_written_by_our_renderer_and_the_engine() {
+    let xvfb = Path::new("/usr/bin/xvfb-run");
+    if !xvfb.is_file() || !Path::new("/usr/games/spring").is_file() {
+        groundwork::test_support::skip(
+            "xvfb-run and spring not found (apt-get install -y xvfb xauth spring)",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p");
+    let out = groundwork()
+        .arg("new")
+        .arg(&project)
+        .args(["--size", "4x4", "--players", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shots = dir.path().join("shots");
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_groundwork"))
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove(groundwork::engine::discover::ENGINE_VARIABLE)
+        .arg("metadata")
+        .arg(&project)
+        .arg("--shots")
+        .arg(&shots)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    for (name, w, h) in [
+        ("photo.png", 1024, 1024),
+        ("perspective.png", 1280, 720),
+        ("photo-engine.png", 0, 0),
+        ("perspective-engine.png", 0, 0),
+    ] {
+        let img = image::open(shots.join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}; {said}"))
+            .to_rgb8();
+        if w > 0 {
+            assert_eq!(img.dimensions(), (w, h), "{name}");
+        }
+        // a picture of the map, not one flat colour
+        let first = img.get_pixel(0, 0);
+        let differ = img.pixels().filter(|p| *p != first).count();
+        assert!(differ > img.pixels().len() / 4, "{name} is nearly flat");
+    }
+}
