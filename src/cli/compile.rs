@@ -48,6 +48,10 @@ pub struct CompileArgs {
     /// Bake the texture layers on the CPU even when a GPU is there.
     #[arg(long)]
     pub cpu_bake: bool,
+    /// Bake the texture layers on the graphics adapter even when it is a CPU (lavapipe,
+    /// llvmpipe), where the CPU twin is used otherwise, being faster there.
+    #[arg(long, conflicts_with = "cpu_bake")]
+    pub gpu_bake: bool,
     /// Encode every tile and pack every file anew: no compile cache (the bytes are the same).
     #[arg(long)]
     pub no_cache: bool,
@@ -80,12 +84,22 @@ fn progress_printer(quiet: bool) -> impl Fn(Stage, u64, u64) + Sync {
 pub(super) fn choose_baker(
     map: &crate::map::Map,
     cpu_bake: bool,
+    gpu_bake: bool,
     quiet: bool,
 ) -> Option<crate::compile::Baker> {
     if map.texture_layers.is_empty() || cpu_bake {
         return None;
     }
     match crate::gpu::bake::shared_headless() {
+        Ok(ctx) if ctx.is_cpu() && !gpu_bake => {
+            if !quiet {
+                eprintln!(
+                    "baking the texture layers on the CPU ({} is a CPU adapter, slower than the CPU twin; --gpu-bake uses it)",
+                    ctx.describe()
+                );
+            }
+            None
+        }
         Ok(ctx) => {
             if !quiet {
                 eprintln!("baking the texture layers on {}", ctx.describe());
@@ -108,7 +122,7 @@ pub fn run(args: CompileArgs) -> Result<(), String> {
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
-    let baker = choose_baker(&loaded.map, args.cpu_bake, args.quiet);
+    let baker = choose_baker(&loaded.map, args.cpu_bake, args.gpu_bake, args.quiet);
     let options = CompileOptions {
         quality: if args.best {
             Bc1Quality::Best

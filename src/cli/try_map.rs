@@ -100,7 +100,7 @@ pub fn run(args: TryArgs) -> Result<(), String> {
             eprintln!("warning: {w}");
         }
         options.compile = CompileOptions {
-            baker: super::compile::choose_baker(&loaded.map, args.cpu_bake, false),
+            baker: super::compile::choose_baker(&loaded.map, args.cpu_bake, false, false),
             // a try after a small edit encodes only the tiles that changed
             cache: Some(std::sync::Arc::new(
                 crate::compile::CompileCache::for_user().without_memory(),

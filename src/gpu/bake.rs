@@ -331,6 +331,7 @@ pub fn bake_with_headless_gpu(
 /// The baker for `map`'s texture layers: the headless GPU's when one runs compute, else `None`
 /// (the CPU's, the same texture within a level a channel); `None` too without layers.
 pub fn baker_for(map: &crate::map::Map) -> Option<crate::compile::Baker> {
-    (!map.texture_layers.is_empty() && shared_headless().is_ok())
+    // a CPU adapter (lavapipe) bakes slower than the CPU twin
+    (!map.texture_layers.is_empty() && shared_headless().is_ok_and(|c| !c.is_cpu()))
         .then_some(bake_with_headless_gpu as crate::compile::Baker)
 }
