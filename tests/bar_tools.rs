@@ -18,15 +18,6 @@ fn gw() -> Command {
     c
 }
 
-fn new_project(dir: &Path, args: &[&str]) {
-    let out = gw().arg("new").arg(dir).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// 7-Zip on the PATH (`7zz`, `7z` or `7za`), or a skip.
 fn seven_zip_or_skip() -> Option<PathBuf> {
     let found = ["7zz", "7z", "7za"].into_iter().find(|b| {
@@ -79,7 +70,7 @@ fn box_down(rgba: &[u8], w: usize, h: usize, k: usize) -> Vec<u8> {
 fn a_generated_layered_map_reads_in_bars_tools_as_painted() {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("hills");
-    new_project(
+    common::new_project(
         &project,
         &["--size", "8x8", "--terrain", "hills", "--seed", "11"],
     );
@@ -157,7 +148,7 @@ fn a_generated_layered_map_reads_in_bars_tools_as_painted() {
 fn an_sdz_carries_an_smd_for_bars_parser_and_the_engine_reads_mapinfo() {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("flat");
-    new_project(&project, &["--size", "4x4", "--players", "2"]);
+    common::new_project(&project, &["--size", "4x4", "--players", "2"]);
     let map = groundwork::formats::open_map(&project).unwrap().map;
     let archive = dir.path().join("flat.sdz");
     common::compile_project(&project, &archive);
@@ -216,7 +207,7 @@ fn an_sdz_carries_an_smd_for_bars_parser_and_the_engine_reads_mapinfo() {
 fn a_map_with_several_tile_files_opens_is_linted_and_compiles_back_to_one() {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("p");
-    new_project(
+    common::new_project(
         &project,
         &["--size", "4x4", "--terrain", "hills", "--seed", "2"],
     );

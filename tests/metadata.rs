@@ -2,6 +2,8 @@
 //! Python's YAML reader, as maps-metadata's tools read `map_list.yaml`) as exactly the entry the
 //! library builds, and that entry passes the lobby's checks (tested in `formats::lobby_metadata`).
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -9,31 +11,25 @@ fn groundwork() -> Command {
     Command::new(env!("CARGO_BIN_EXE_groundwork"))
 }
 
-fn python_has_yaml() -> bool {
+/// Whether python3 imports `modules` (comma-separated).
+fn python_has(modules: &str) -> bool {
     Command::new("python3")
-        .args(["-c", "import yaml"])
+        .args(["-c", &format!("import {modules}")])
         .output()
         .is_ok_and(|o| o.status.success())
 }
 
 #[test]
 fn the_printed_yaml_is_the_entry() {
-    if !python_has_yaml() {
+    if !python_has("yaml") {
         groundwork::test_support::skip("python3 with its yaml module (python3-yaml) not found");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("p");
-    let out = groundwork()
-        .arg("new")
-        .arg(&project)
-        .args(["--size", "8x8", "--players", "4", "--symmetry", "mirror-xz"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::new_project(
+        &project,
+        &["--size", "8x8", "--players", "4", "--symmetry", "mirror-xz"],
     );
     let toml_path = project.join("map.toml");
     let mut text = std::fs::read_to_string(&toml_path).unwrap();
@@ -237,11 +233,7 @@ fn schema_errors(schema: &serde_json::Value, yaml_path: &Path) -> Vec<String> {
 
 #[test]
 fn the_entry_is_valid_against_maps_metadatas_schema_but_for_the_photo_to_upload() {
-    let has = Command::new("python3")
-        .args(["-c", "import yaml, jsonschema"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has {
+    if !python_has("yaml, jsonschema") {
         groundwork::test_support::skip(
             "python3 with yaml and jsonschema (python3-yaml python3-jsonschema) not found",
         );
@@ -249,17 +241,20 @@ fn the_entry_is_valid_against_maps_metadatas_schema_but_for_the_photo_to_upload(
     }
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("isles");
-    let out = groundwork()
-        .arg("new")
-        .arg(&project)
-        .args(["--size", "8x8", "--players", "4", "--symmetry", "rotate-4"])
-        .args(["--terrain", "islands", "--seed", "5"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::new_project(
+        &project,
+        &[
+            "--size",
+            "8x8",
+            "--players",
+            "4",
+            "--symmetry",
+            "rotate-4",
+            "--terrain",
+            "islands",
+            "--seed",
+            "5",
+        ],
     );
     let out = groundwork().arg("metadata").arg(&project).output().unwrap();
     assert!(
@@ -310,17 +305,7 @@ fn shots_are_written_by_our_renderer_and_the_engine() {
     }
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("p");
-    let out = groundwork()
-        .arg("new")
-        .arg(&project)
-        .args(["--size", "4x4", "--players", "2"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::new_project(&project, &["--size", "4x4", "--players", "2"]);
     let shots = dir.path().join("shots");
     let out = Command::new(xvfb)
         .args(["-a", "-s", "-screen 0 1280x800x24"])

@@ -124,32 +124,7 @@ fn is_island(map: &Map, maps: &ClassMaps, tank: &MoveClass) -> bool {
     let g = &maps.ground;
     let (w, h) = (g.mapx, g.mapy);
     let land = |i: usize| g.square_height(i % w, i / w) >= -tank.max_water_depth;
-    let mut piece = vec![0u32; w * h];
-    let mut sizes = Vec::new();
-    for seed in 0..w * h {
-        if piece[seed] != 0 || !land(seed) {
-            continue;
-        }
-        sizes.push(0usize);
-        let id = sizes.len() as u32;
-        piece[seed] = id;
-        let mut q = VecDeque::from([seed]);
-        while let Some(i) = q.pop_front() {
-            sizes[id as usize - 1] += 1;
-            let (x, z) = ((i % w) as i64, (i / w) as i64);
-            for (dx, dz) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                let (nx, nz) = (x + dx, z + dz);
-                if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
-                    continue;
-                }
-                let j = nz as usize * w + nx as usize;
-                if piece[j] == 0 && land(j) {
-                    piece[j] = id;
-                    q.push_back(j);
-                }
-            }
-        }
-    }
+    let (piece, sizes) = pieces(w, h, land);
     let pass = &maps.passes[0];
     let held: std::collections::BTreeSet<u32> = map
         .teams
@@ -201,42 +176,17 @@ fn chokepoints(map: &Map, maps: &ClassMaps) -> bool {
         }
     }
     let wide = |i: usize| dist[i] > radius as u32;
-    // the wide ground's regions, from each start's nearest wide square
-    let mut label = vec![0u32; w * h];
-    let mut next = 0;
-    let mut start_label = Vec::new();
-    for t in &map.teams {
-        let (x, z) = square_of(pass, t.start_x_elmos, t.start_z_elmos);
-        let Some((sx, sz)) = nearest_passable(pass, x, z, SNAP_SQUARES) else {
-            start_label.push(None);
-            continue;
-        };
-        let found = nearest_wide(&wide, w, h, sx, sz, 2 * radius);
-        let Some(seed) = found else {
-            start_label.push(None);
-            continue;
-        };
-        if label[seed] == 0 {
-            next += 1;
-            label[seed] = next;
-            let mut q = VecDeque::from([seed]);
-            while let Some(i) = q.pop_front() {
-                let (x, z) = ((i % w) as i64, (i / w) as i64);
-                for (dx, dz) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                    let (nx, nz) = (x + dx, z + dz);
-                    if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
-                        continue;
-                    }
-                    let j = nz as usize * w + nx as usize;
-                    if label[j] == 0 && wide(j) {
-                        label[j] = next;
-                        q.push_back(j);
-                    }
-                }
-            }
-        }
-        start_label.push(Some(label[seed]));
-    }
+    // the wide ground's pieces, and each start's: that of its nearest wide square
+    let (label, _) = pieces(w, h, wide);
+    let start_label: Vec<Option<u32>> = map
+        .teams
+        .iter()
+        .map(|t| {
+            let (x, z) = square_of(pass, t.start_x_elmos, t.start_z_elmos);
+            let (sx, sz) = nearest_passable(pass, x, z, SNAP_SQUARES)?;
+            nearest_wide(&wide, w, h, sx, sz, 2 * radius).map(|i| label[i])
+        })
+        .collect();
     let tank_at: Vec<u32> = map
         .teams
         .iter()
@@ -250,6 +200,40 @@ fn chokepoints(map: &Map, maps: &ClassMaps) -> bool {
                 && matches!((start_label[i], start_label[j]), (Some(a), Some(b)) if a != b)
         })
     })
+}
+
+/// The pieces of the `w` x `h` squares that `open` accepts, joined by their four sides: each
+/// square's piece (0 where closed, else 1-based) and each piece's size in squares.
+fn pieces(w: usize, h: usize, open: impl Fn(usize) -> bool) -> (Vec<u32>, Vec<usize>) {
+    let mut piece = vec![0u32; w * h];
+    let mut sizes = Vec::new();
+    let mut q = VecDeque::new();
+    for seed in 0..w * h {
+        if piece[seed] != 0 || !open(seed) {
+            continue;
+        }
+        sizes.push(0usize);
+        let id = sizes.len() as u32;
+        piece[seed] = id;
+        q.push_back(seed);
+        while let Some(i) = q.pop_front() {
+            sizes[id as usize - 1] += 1;
+            let (x, z) = (i % w, i / w);
+            let sides = [
+                (x > 0).then(|| i - 1),
+                (x + 1 < w).then(|| i + 1),
+                (z > 0).then(|| i - w),
+                (z + 1 < h).then(|| i + w),
+            ];
+            for j in sides.into_iter().flatten() {
+                if piece[j] == 0 && open(j) {
+                    piece[j] = id;
+                    q.push_back(j);
+                }
+            }
+        }
+    }
+    (piece, sizes)
 }
 
 /// The wide square nearest (x, z) within `reach` squares, by rings.

@@ -23,14 +23,7 @@ pub fn game_context() -> LintContext {
 /// Prints findings one a line (`error` or `warning`, the rule, the message, the fix).
 pub fn print_findings(findings: &[Finding]) {
     for f in findings {
-        let sev = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        eprintln!("{sev}[{}]: {}", f.rule, f.message);
-        if let Some(fix) = &f.fix {
-            eprintln!("    fix: {fix}");
-        }
+        eprintln!("{}", f.describe());
     }
 }
 

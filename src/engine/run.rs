@@ -485,10 +485,8 @@ fn stop_on_lint_errors(findings: Vec<Finding>) -> Result<Vec<Finding>, String> {
         if errors.len() == 1 { "it" } else { "them" }
     );
     for f in &errors {
-        text.push_str(&format!("\nerror[{}]: {}", f.rule, f.message));
-        if let Some(fix) = &f.fix {
-            text.push_str(&format!("\n    fix: {fix}"));
-        }
+        text.push('\n');
+        text.push_str(&f.describe());
     }
     Err(text)
 }

@@ -62,6 +62,21 @@ pub struct Finding {
     pub action: Option<FixAction>,
 }
 
+impl Finding {
+    /// The finding as the command line prints it: `error[rule]: message`, then its fix
+    /// indented on a line of its own.
+    pub fn describe(&self) -> String {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match &self.fix {
+            Some(fix) => format!("{sev}[{}]: {}\n    fix: {fix}", self.rule, self.message),
+            None => format!("{sev}[{}]: {}", self.rule, self.message),
+        }
+    }
+}
+
 /// Every rule: its id, its severity and what it catches.
 pub const RULES: &[(&str, Severity, &str)] = &[
     (

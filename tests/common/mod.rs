@@ -161,6 +161,21 @@ pub fn words(bytes: &[u8]) -> Vec<u16> {
         .collect()
 }
 
+/// `groundwork new PROJECT ARGS` with the CLI; panics with its error when it fails.
+pub fn new_project(project: &Path, args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_groundwork"))
+        .arg("new")
+        .arg(project)
+        .args(args)
+        .output()
+        .expect("run groundwork new");
+    assert!(
+        out.status.success(),
+        "new failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Compiles the project folder `project` to the archive `out` with the CLI, quietly; panics
 /// with the CLI's error when it fails.
 pub fn compile_project(project: &Path, out: &Path) {
