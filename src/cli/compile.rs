@@ -104,7 +104,7 @@ pub(super) fn choose_baker(
             if !quiet {
                 eprintln!("baking the texture layers on {}", ctx.describe());
             }
-            Some(crate::gpu::bake::bake_with_headless_gpu)
+            Some(crate::gpu::bake::headless_baker(ctx))
         }
         Err(why) => {
             if !quiet {
@@ -170,7 +170,9 @@ fn print_cache_stats(options: &CompileOptions) {
     if let Some(c) = &options.cache {
         let s = c.stats();
         eprintln!(
-            "    cache {} tiles encoded, {} from memory, {} from disk, {} entries rejected; {} packs reused, {} packed",
+            "    cache {} blocks baked, {} known; {} tiles encoded, {} from memory, {} from disk, {} entries rejected; {} packs reused, {} packed",
+            s.bake_blocks_baked,
+            s.bake_blocks_reused,
             s.tiles_encoded,
             s.tiles_from_memory,
             s.tiles_from_disk,

@@ -12,6 +12,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::bake_cache::{BakeEntry, read_bake_segment, write_bake_segment};
 use super::tiles::TileBlock;
 use crate::formats::smt::SMT_TILE_BYTES;
 
@@ -31,6 +32,7 @@ const ENTRY_CHECK_BYTES: usize = 8;
 const ENTRY_BYTES: usize = SMT_TILE_BYTES + ENTRY_CHECK_BYTES;
 const TILES_DIR: &str = "tiles";
 const PACKS_DIR: &str = "packs";
+const BAKES_DIR: &str = "bakes";
 /// The cache folder of this user: `$GROUNDWORK_CACHE_DIR` when set (tests, scripts).
 pub const CACHE_DIR_ENV: &str = "GROUNDWORK_CACHE_DIR";
 
@@ -48,6 +50,8 @@ pub struct CompileCache {
     minimap: Mutex<Option<(TileKey, Arc<Vec<u8>>)>>,
     /// The last compile's packed parts by key (LZMA2 chunks).
     packs: Mutex<HashMap<PackKey, std::sync::Arc<Vec<u8>>>>,
+    /// The last compile's baked blocks by the key of their inputs.
+    bakes: Mutex<HashMap<TileKey, Arc<BakeEntry>>>,
     /// What the cache did in the last compile.
     stats: Mutex<CacheStats>,
 }
@@ -90,6 +94,10 @@ pub struct CacheStats {
     /// Parts of large `.sd7` entries taken packed from the cache, and packed anew.
     pub packs_reused: usize,
     pub packs_made: usize,
+    /// Blocks of the baked texture whose inputs were unchanged (their tiles known by key), and
+    /// blocks baked.
+    pub bake_blocks_reused: usize,
+    pub bake_blocks_baked: usize,
 }
 
 /// This user's cache folder: `$GROUNDWORK_CACHE_DIR`, else the platform's (`$XDG_CACHE_HOME`
@@ -125,6 +133,7 @@ impl CompileCache {
             minimap: Mutex::new(None),
             keep_in_memory: true,
             packs: Mutex::new(HashMap::new()),
+            bakes: Mutex::new(HashMap::new()),
             stats: Mutex::new(CacheStats::default()),
         }
     }
@@ -327,6 +336,12 @@ impl CompileCache {
         found
     }
 
+    /// Whether the last compile's `.smt` blocks include each of `keys`.
+    pub(crate) fn has_tile_blocks(&self, keys: &[TileKey]) -> Vec<bool> {
+        let blocks = self.tile_blocks.lock().unwrap_or_else(|e| e.into_inner());
+        keys.iter().map(|k| blocks.contains_key(k)).collect()
+    }
+
     /// Keeps this compile's `.smt` blocks, in place of the last compile's.
     pub(crate) fn keep_tile_blocks(&self, blocks: Vec<(TileKey, Arc<TileBlock>)>) {
         if self.keep_in_memory {
@@ -411,6 +426,71 @@ impl CompileCache {
         self.evict();
     }
 
+    /// The baked blocks kept under `keys`: the last compile's from memory, then the disk's
+    /// segments, newest first (an entry whose check fails is ignored).
+    pub(crate) fn bake_entries(&self, keys: &[TileKey]) -> Vec<Option<Arc<BakeEntry>>> {
+        let mut found: Vec<Option<Arc<BakeEntry>>> = {
+            let memory = self.bakes.lock().unwrap_or_else(|e| e.into_inner());
+            keys.iter().map(|k| memory.get(k).cloned()).collect()
+        };
+        if let Some(dir) = &self.dir {
+            let mut missing: HashMap<TileKey, Vec<usize>> = HashMap::new();
+            for (i, k) in keys.iter().enumerate().filter(|(i, _)| found[*i].is_none()) {
+                missing.entry(*k).or_default().push(i);
+            }
+            for segment in files_newest_first(&dir.join(BAKES_DIR), "gwb") {
+                if missing.is_empty() {
+                    break;
+                }
+                let Ok(read) = read_bake_segment(&segment, &mut |k| missing.contains_key(k)) else {
+                    continue;
+                };
+                let mut hits = 0;
+                for (k, entry) in read.entries {
+                    if let Some(places) = missing.remove(&k) {
+                        let entry = Arc::new(entry);
+                        for p in places {
+                            found[p] = Some(entry.clone());
+                        }
+                        hits += 1;
+                    }
+                }
+                self.add_stats(|s| s.entries_rejected += read.rejected);
+                if hits > 0 {
+                    touch(&segment);
+                }
+            }
+        }
+        found
+    }
+
+    /// Keeps this compile's baked blocks in memory (in place of the last compile's) and
+    /// writes the `fresh` ones to disk as a new segment.
+    pub(crate) fn keep_bake_entries(&self, entries: Vec<(TileKey, Arc<BakeEntry>, bool)>) {
+        let reused = entries.iter().filter(|e| !e.2).count();
+        let fresh: Vec<(TileKey, &BakeEntry)> = entries
+            .iter()
+            .filter(|e| e.2)
+            .map(|e| (e.0, e.1.as_ref()))
+            .collect();
+        self.add_stats(|s| {
+            s.bake_blocks_reused += reused;
+            s.bake_blocks_baked += fresh.len();
+        });
+        if let Some(dir) = &self.dir
+            && !fresh.is_empty()
+        {
+            // a cache that cannot be written is no error: the next compile bakes again
+            let _ = write_bake_segment(&dir.join(BAKES_DIR), &fresh);
+        }
+        drop(fresh);
+        if self.keep_in_memory {
+            *self.bakes.lock().unwrap_or_else(|e| e.into_inner()) =
+                entries.into_iter().map(|(k, e, _)| (k, e)).collect();
+        }
+        self.evict();
+    }
+
     pub(crate) fn count_packs_reused(&self, parts: usize) {
         self.add_stats(|s| s.packs_reused += parts);
     }
@@ -418,16 +498,17 @@ impl CompileCache {
     /// Removes the least recently used files until the disk cache fits its cap.
     pub fn evict(&self) {
         let Some(dir) = &self.dir else { return };
-        let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = [TILES_DIR, PACKS_DIR]
-            .iter()
-            .flat_map(|sub| std::fs::read_dir(dir.join(sub)).into_iter().flatten())
-            .flatten()
-            .filter_map(|e| {
-                let m = e.metadata().ok()?;
-                m.is_file().then_some(())?;
-                Some((m.modified().ok()?, m.len(), e.path()))
-            })
-            .collect();
+        let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> =
+            [TILES_DIR, PACKS_DIR, BAKES_DIR]
+                .iter()
+                .flat_map(|sub| std::fs::read_dir(dir.join(sub)).into_iter().flatten())
+                .flatten()
+                .filter_map(|e| {
+                    let m = e.metadata().ok()?;
+                    m.is_file().then_some(())?;
+                    Some((m.modified().ok()?, m.len(), e.path()))
+                })
+                .collect();
         files.sort_by_key(|f| std::cmp::Reverse(f.0));
         let mut total = 0u64;
         for (_, len, path) in files {

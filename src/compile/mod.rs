@@ -3,6 +3,7 @@
 //! The same document always gives the same bytes, and nothing appears at the output path
 //! unless the whole archive was written.
 
+mod bake_cache;
 pub mod cache;
 pub mod featureplacer;
 mod progress;
@@ -20,18 +21,26 @@ use crate::formats::FormatError;
 use crate::formats::archive::{ArchiveFile, ArchiveKind, write_archive_cached};
 use crate::formats::bc1::Bc1Quality;
 use crate::formats::mapinfo::{mapinfo_table, write_mapinfo};
-use crate::formats::minimap::encode_minimap;
+use crate::formats::minimap::{encode_minimap, encode_minimap_pixels};
 use crate::formats::smf::{
     MAX_FEATURE_NAME_CHARS, SmfFeature, SmfFile, SmfTileFile, builtin_feature_types, write_smf,
 };
 use crate::map::{FeaturePlacement, Map};
 
-/// Bakes the texture layers over the picture (`images`: the layers' pictures); the CPU's
-/// `map::ground_layers::bake` when none is given.
-pub type Baker = fn(
+/// Bakes the texture layers over the picture (`images`: the layers' pictures).
+pub type BakeFn = fn(
     &Map,
     &[Option<crate::map::ground_layers::MaterialImage>],
 ) -> Result<crate::map::GroundTexture, String>;
+
+/// A bake other than the CPU's own (`map::ground_layers::bake`): the GPU's.
+#[derive(Clone, Debug)]
+pub struct Baker {
+    /// What bakes (the adapter and its driver): the compile cache keeps its texels apart
+    /// from another baker's, which may differ by a level.
+    pub name: String,
+    pub bake: BakeFn,
+}
 
 /// How to compile.
 #[derive(Clone, Debug, Default)]
@@ -138,9 +147,38 @@ pub fn bake_texture(map: &Map) -> Result<crate::map::GroundTexture, FormatError>
 /// [`bake_texture`] through `baker` (the CPU when `None`).
 pub fn bake_texture_with(
     map: &Map,
-    baker: Option<Baker>,
+    baker: Option<&Baker>,
 ) -> Result<crate::map::GroundTexture, FormatError> {
-    use crate::map::ground_layers::{MaterialImage, bake, check_stack, material_images};
+    let images = layer_images(map)?;
+    bake_whole(map, &images, baker)
+}
+
+/// The whole texture baked through `baker` (the CPU when `None`), with the occlusion.
+fn bake_whole(
+    map: &Map,
+    images: &[Option<crate::map::ground_layers::MaterialImage>],
+    baker: Option<&Baker>,
+) -> Result<crate::map::GroundTexture, FormatError> {
+    Ok(match baker {
+        Some(b) => {
+            let mut baked =
+                (b.bake)(map, images).map_err(|e| FormatError::invalid("texture layers", e))?;
+            if let Some(ao) = map.texture_ao {
+                crate::map::ground_layers::apply_ambient_occlusion(&mut baked, map, ao);
+            }
+            baked
+        }
+        // the CPU's bake darkens by the occlusion itself
+        None => crate::map::ground_layers::bake(map, images),
+    })
+}
+
+/// The stack checked, and each layer's picture: the built-ins made, the map's bundled
+/// pictures decoded.
+fn layer_images(
+    map: &Map,
+) -> Result<Vec<Option<crate::map::ground_layers::MaterialImage>>, FormatError> {
+    use crate::map::ground_layers::{MaterialImage, check_stack, material_images};
     check_stack(&map.texture_layers, map.size.metal_cells())
         .map_err(|e| FormatError::invalid("texture layers", e))?;
     let picture = |file: &str| -> Result<MaterialImage, String> {
@@ -158,16 +196,145 @@ pub fn bake_texture_with(
             rgba,
         })
     };
-    let images = material_images(&map.texture_layers, &picture)
-        .map_err(|e| FormatError::invalid("texture layers", e))?;
-    let mut baked = match baker {
-        Some(b) => b(map, &images).map_err(|e| FormatError::invalid("texture layers", e))?,
-        None => bake(map, &images),
-    };
-    if let Some(ao) = map.texture_ao {
-        crate::map::ground_layers::apply_ambient_occlusion(&mut baked, map, ao);
+    material_images(&map.texture_layers, &picture)
+        .map_err(|e| FormatError::invalid("texture layers", e))
+}
+
+/// The tiles of the baked texture and the texture (baked where its texels were needed) through
+/// the compile cache: only the blocks whose inputs changed are baked ([`bake_cache`]); the
+/// minimap's largest level comes from the blocks' sums.
+fn bake_and_tile_cached<'m>(
+    map: &'m Map,
+    options: &CompileOptions,
+    cache: &CompileCache,
+    progress: &Progress,
+    bake_done: &mut dyn FnMut(),
+) -> Result<
+    (
+        TileSet,
+        std::borrow::Cow<'m, crate::map::GroundTexture>,
+        Vec<u8>,
+    ),
+    FormatError,
+> {
+    use crate::formats::minimap::MINIMAP_TEXELS;
+    use crate::map::ground_bake::{Baking, block_grid};
+    use bake_cache::{block_tiles, copy_blocks, entries_after};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let images = layer_images(map)?;
+    let baking = Baking::new(map, &images);
+    let (w, h) = (map.texture.width(), map.texture.height());
+    let (bx, by) = block_grid(w, h);
+    let blocks = bx * by;
+    let baker_name = options
+        .baker
+        .as_ref()
+        .map_or_else(|| "cpu".to_string(), |b| format!("gpu {}", b.name));
+    let keys = baking.block_keys(&baker_name);
+    let tiles_of: Vec<Vec<usize>> = (0..blocks).map(|b| block_tiles(b, w, h)).collect();
+    // an entry that does not fit its block (another size) is no entry
+    let entries: Vec<Option<std::sync::Arc<bake_cache::BakeEntry>>> = cache
+        .bake_entries(&keys)
+        .into_iter()
+        .enumerate()
+        .map(|(b, e)| {
+            e.filter(|e| {
+                e.tile_keys.len() == tiles_of[b].len()
+                    && e.minimap_sums.len()
+                        == bake_cache::block_minimap_count(b, w, h, MINIMAP_TEXELS)
+            })
+        })
+        .collect();
+    let wanted: Vec<bool> = entries.iter().map(Option::is_none).collect();
+    let rows_wanted =
+        (wanted.iter().filter(|&&w| w).count() * bake_cache_rows(h, by)).max(1) as u64;
+    let rows_done = AtomicU64::new(0);
+    let bake_blocks =
+        |tex: &mut crate::map::GroundTexture, which: &[bool]| -> Result<(), FormatError> {
+            match &options.baker {
+                None => baking.bake_blocks(tex.rgba_mut(), which, &|| {
+                    let n = rows_done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n % 64 == 0 {
+                        progress.report(Stage::Bake, n.min(rows_wanted), rows_wanted);
+                    }
+                    !progress.is_cancelled()
+                }),
+                Some(_) => {
+                    let whole = bake_whole(map, &images, options.baker.as_ref())?;
+                    copy_blocks(tex, &whole, which);
+                }
+            }
+            progress.check()
+        };
+    let mut texture = map.texture.clone();
+    if wanted.contains(&true) {
+        bake_blocks(&mut texture, &wanted)?;
     }
-    Ok(baked)
+    progress.report(Stage::Bake, rows_wanted, rows_wanted);
+    bake_done();
+    // the tiles of the blocks not baked are known by key; should the tile cache have lost
+    // some, their blocks are baked now
+    let tiles_x = w / crate::formats::smt::TILE_TEXELS;
+    let tile_count = tiles_x * (h / crate::formats::smt::TILE_TEXELS);
+    let mut known = vec![None; tile_count];
+    let mut block_of = vec![0u32; tile_count];
+    for (b, tiles) in tiles_of.iter().enumerate() {
+        for (n, &t) in tiles.iter().enumerate() {
+            block_of[t] = b as u32;
+            if let Some(e) = &entries[b] {
+                known[t] = Some(e.tile_keys[n]);
+            }
+        }
+    }
+    let filled = std::sync::Mutex::new(vec![false; blocks]);
+    let fill = |tex: &mut crate::map::GroundTexture, lost: &[bool]| -> Result<(), FormatError> {
+        let mut which = vec![false; blocks];
+        for (t, _) in lost.iter().enumerate().filter(|(_, l)| **l) {
+            which[block_of[t] as usize] = true;
+        }
+        bake_blocks(tex, &which)?;
+        let mut f = filled.lock().unwrap_or_else(|e| e.into_inner());
+        for (f, w) in f.iter_mut().zip(&which) {
+            *f |= *w;
+        }
+        Ok(())
+    };
+    let known = tiles::KnownTiles {
+        keys: known,
+        fill: &fill,
+    };
+    let mut texture = std::borrow::Cow::Owned(texture);
+    let tiles = tiles::build_tiles_known(
+        &mut texture,
+        options.quality,
+        progress,
+        Some(cache),
+        Some(&known),
+    )?;
+    let filled = filled.into_inner().unwrap_or_else(|e| e.into_inner());
+    let baked: Vec<bool> = wanted.iter().zip(&filled).map(|(a, b)| *a || *b).collect();
+    let kept = entries_after(
+        &texture,
+        &tiles.tile_keys,
+        &keys,
+        entries,
+        &baked,
+        MINIMAP_TEXELS,
+    );
+    let sums: Vec<&[[u32; 4]]> = kept
+        .iter()
+        .map(|(_, e, _)| e.minimap_sums.as_slice())
+        .collect();
+    let level = bake_cache::minimap_from_sums(&sums, w, h, MINIMAP_TEXELS)
+        .unwrap_or_else(|| texture.box_filtered_square(MINIMAP_TEXELS));
+    cache.keep_bake_entries(kept);
+    Ok((tiles, texture, level))
+}
+
+/// Texel rows in one block row of a texture `height` texels down with `blocks_down` rows of
+/// blocks.
+fn bake_cache_rows(height: usize, blocks_down: usize) -> usize {
+    height.div_ceil(blocks_down.max(1))
 }
 
 /// The `.smf`, `.smt` and `mapinfo.lua` for a document.
@@ -178,41 +345,70 @@ pub fn build_map_files(
 ) -> Result<CompiledMap, FormatError> {
     let mut stage_times = Vec::new();
     let mut timer = Instant::now();
-    let mut lap = |stage: Stage, times: &mut Vec<(Stage, Duration)>| {
+    let lap = |stage: Stage, times: &mut Vec<(Stage, Duration)>, timer: &mut Instant| {
         times.push((stage, timer.elapsed()));
-        timer = Instant::now();
+        *timer = Instant::now();
     };
 
     progress.report(Stage::Heights, 0, 1);
     let warnings = check_document(map)?;
     let heights = map.height_words();
     progress.report(Stage::Heights, 1, 1);
-    lap(Stage::Heights, &mut stage_times);
+    lap(Stage::Heights, &mut stage_times, &mut timer);
     progress.check()?;
 
     // the material layers baked over the picture; none: the picture itself, untouched
-    let baked;
-    let texture = if map.texture_layers.is_empty() && map.texture_ao.is_none() {
-        &map.texture
-    } else {
-        baked = bake_texture_with(map, options.baker)?;
-        &baked
-    };
     if let Some(c) = &options.cache {
         c.reset_stats();
     }
-    let tiles = build_tiles_cached(texture, options.quality, progress, options.cache.as_deref())?;
-    lap(Stage::Tiles, &mut stage_times);
+    let plain = map.texture_layers.is_empty() && map.texture_ao.is_none();
+    let (tiles, texture, level) = match (&options.cache, plain) {
+        (_, true) => {
+            lap(Stage::Bake, &mut stage_times, &mut timer);
+            let tiles = build_tiles_cached(
+                &map.texture,
+                options.quality,
+                progress,
+                options.cache.as_deref(),
+            )?;
+            (tiles, std::borrow::Cow::Borrowed(&map.texture), None)
+        }
+        (Some(c), false) => {
+            let mut baked_at = None;
+            let (tiles, texture, level) =
+                bake_and_tile_cached(map, options, c, progress, &mut || {
+                    baked_at = Some(Instant::now())
+                })?;
+            // the bake's time, then the tiles' from its end
+            let baked_at = baked_at.unwrap_or(timer);
+            stage_times.push((Stage::Bake, baked_at - timer));
+            stage_times.push((Stage::Tiles, baked_at.elapsed()));
+            timer = Instant::now();
+            (tiles, texture, Some(level))
+        }
+        (None, false) => {
+            let baked = bake_texture_with(map, options.baker.as_ref())?;
+            lap(Stage::Bake, &mut stage_times, &mut timer);
+            let tiles = build_tiles_cached(&baked, options.quality, progress, None)?;
+            (tiles, std::borrow::Cow::Owned(baked), None)
+        }
+    };
+    if !matches!((&options.cache, plain), (Some(_), false)) {
+        lap(Stage::Tiles, &mut stage_times, &mut timer);
+    }
+    let texture: &crate::map::GroundTexture = &texture;
 
     progress.report(Stage::Minimap, 0, 1);
+    let encode = || match level {
+        Some(level) => encode_minimap_pixels(level, options.quality),
+        None => encode_minimap(texture, options.quality),
+    };
     let minimap = match (&options.cache, &tiles.texture_key) {
-        (Some(c), Some(key)) => c
-            .minimap(key, || encode_minimap(texture, options.quality))
-            .to_vec(),
-        _ => encode_minimap(texture, options.quality),
+        (Some(c), Some(key)) => c.minimap(key, encode).to_vec(),
+        _ => encode(),
     };
     progress.report(Stage::Minimap, 1, 1);
-    lap(Stage::Minimap, &mut stage_times);
+    lap(Stage::Minimap, &mut stage_times, &mut timer);
     progress.check()?;
 
     progress.report(Stage::Assemble, 0, 1);
@@ -284,7 +480,7 @@ pub fn build_map_files(
         extra_files.extend(featureplacer::files(map));
     }
     progress.report(Stage::Assemble, 1, 1);
-    lap(Stage::Assemble, &mut stage_times);
+    lap(Stage::Assemble, &mut stage_times, &mut timer);
     Ok(CompiledMap {
         smf_path,
         smf: smf_bytes,

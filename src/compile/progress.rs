@@ -10,6 +10,9 @@ use crate::formats::FormatError;
 pub enum Stage {
     /// Checking the document and quantising heights to engine words.
     Heights,
+    /// Baking the texture layers over the picture (only the blocks whose inputs changed, with
+    /// a cache).
+    Bake,
     /// Cutting the texture into 32x32 tiles, BC1 with 3 mips each, dropping duplicates.
     Tiles,
     /// The 1024x1024 9-mip minimap.
@@ -21,8 +24,9 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Stage; 5] = [
+    pub const ALL: [Stage; 6] = [
         Stage::Heights,
+        Stage::Bake,
         Stage::Tiles,
         Stage::Minimap,
         Stage::Assemble,
@@ -32,6 +36,7 @@ impl Stage {
     pub fn label(self) -> &'static str {
         match self {
             Stage::Heights => "heights",
+            Stage::Bake => "bake",
             Stage::Tiles => "tiles",
             Stage::Minimap => "minimap",
             Stage::Assemble => "assemble",

@@ -35,6 +35,8 @@ pub struct TileSet {
     /// A hash of the texture's size and every tile's key (so of its texels and the encoder):
     /// what the minimap is kept under. `None` without a cache, which alone hashes texels.
     pub texture_key: Option<TileKey>,
+    /// Every tile's key, row-major (empty without a cache).
+    pub(crate) tile_keys: Vec<TileKey>,
 }
 
 impl TileSet {
@@ -176,6 +178,25 @@ fn strip_keys(tag: &TileKey, rows: &[u8], width: usize) -> Vec<TileKey> {
         .collect()
 }
 
+/// The key of a block of the `.smt`: its tiles' keys, in order, hashed.
+fn block_key(tile_keys: &[TileKey]) -> TileKey {
+    xxhash_rust::xxh3::xxh3_128(tile_keys.as_flattened()).to_le_bytes()
+}
+
+/// The key of tile `i` (row-major over the cells) of a texture `width` texels across.
+fn tile_key(tag: &TileKey, rgba: &[u8], width: usize, i: usize) -> TileKey {
+    let tiles_x = width / TILE_TEXELS;
+    let (tx, ty) = (i % tiles_x, i / tiles_x);
+    let strip = &rgba[ty * TILE_TEXELS * width * 4..][..TILE_TEXELS * width * 4];
+    let row_bytes = TILE_TEXELS * 4;
+    let mut narrow = vec![0u8; TILE_TEXELS * row_bytes];
+    for y in 0..TILE_TEXELS {
+        narrow[y * row_bytes..][..row_bytes]
+            .copy_from_slice(&strip[(y * width + tx * TILE_TEXELS) * 4..][..row_bytes]);
+    }
+    strip_keys(tag, &narrow, TILE_TEXELS)[0]
+}
+
 /// Compresses the tiles `which` of a strip (tile columns), as one narrower strip of just
 /// those tiles: each tile's blocks and mips depend on its own texels alone, so the bytes are
 /// the ones a whole-strip encode gives.
@@ -215,6 +236,33 @@ pub fn build_tiles_cached(
     progress: &Progress,
     cache: Option<&CompileCache>,
 ) -> Result<TileSet, FormatError> {
+    build_tiles_known(
+        &mut std::borrow::Cow::Borrowed(texture),
+        quality,
+        progress,
+        cache,
+        None,
+    )
+}
+
+/// Tiles whose texels the texture does not hold, known by their keys (blocks the compile
+/// cache did not bake again), and how to get their texels should the tile cache have lost
+/// them.
+pub(crate) struct KnownTiles<'a> {
+    /// Per tile (row-major over the texture's cells): its key, when its texels are not there.
+    pub(crate) keys: Vec<Option<TileKey>>,
+    /// Puts the texels of the tiles marked into the texture.
+    pub(crate) fill: &'a (dyn Fn(&mut GroundTexture, &[bool]) -> Result<(), FormatError> + Sync),
+}
+
+/// [`build_tiles_cached`] over a texture some of whose tiles are `known` by key alone.
+pub(crate) fn build_tiles_known(
+    texture: &mut std::borrow::Cow<'_, GroundTexture>,
+    quality: Bc1Quality,
+    progress: &Progress,
+    cache: Option<&CompileCache>,
+    known_tiles: Option<&KnownTiles>,
+) -> Result<TileSet, FormatError> {
     let width = texture.width();
     let strips = texture.height() / TILE_TEXELS;
     let tiles_x = width / TILE_TEXELS;
@@ -226,13 +274,54 @@ pub fn build_tiles_cached(
     let tag = encoder_tag(quality);
     let (keys, mut all, found) = match cache {
         Some(c) => {
-            let keys: Vec<TileKey> = texture
+            let known = known_tiles.map(|k| &k.keys);
+            let mut keys: Vec<TileKey> = texture
                 .rgba()
                 .par_chunks(strip_bytes)
-                .flat_map_iter(|rows| strip_keys(&tag, rows, width))
+                .enumerate()
+                .flat_map_iter(|(s, rows)| {
+                    let row = known.map(|k| &k[s * tiles_x..(s + 1) * tiles_x]);
+                    match row {
+                        // a strip whose tiles are all known is not hashed
+                        Some(r) if r.iter().all(Option::is_some) => {
+                            r.iter().flatten().copied().collect()
+                        }
+                        _ => {
+                            let mut k = strip_keys(&tag, rows, width);
+                            for (t, key) in k.iter_mut().enumerate() {
+                                if let Some(Some(known)) = row.map(|r| r[t]) {
+                                    *key = known;
+                                }
+                            }
+                            k
+                        }
+                    }
+                })
                 .collect();
             progress.check()?;
             let (all, found) = c.lookup(&tag, &keys);
+            if let Some(k) = known_tiles {
+                // tiles known by key that the tile cache lost: their texels are made after all
+                // (the .smt blocks kept whole need none)
+                let held =
+                    c.has_tile_blocks(&keys.chunks(block_cells).map(block_key).collect::<Vec<_>>());
+                let lost: Vec<bool> = (0..total)
+                    .map(|i| k.keys[i].is_some() && !found[i] && !held[i / block_cells])
+                    .collect();
+                if lost.contains(&true) {
+                    (k.fill)(texture.to_mut(), &lost)?;
+                    progress.check()?;
+                    let rgba = texture.rgba();
+                    let fresh: Vec<(usize, TileKey)> = (0..total)
+                        .into_par_iter()
+                        .filter(|&i| lost[i])
+                        .map(|i| (i, tile_key(&tag, rgba, width, i)))
+                        .collect();
+                    for (i, key) in fresh {
+                        keys[i] = key;
+                    }
+                }
+            }
             (keys, all, found)
         }
         None => (
@@ -242,10 +331,7 @@ pub fn build_tiles_cached(
         ),
     };
     // each block's key: its tiles' keys, in order
-    let block_keys: Vec<TileKey> = keys
-        .chunks(block_cells)
-        .map(|k| xxhash_rust::xxh3::xxh3_128(k.as_flattened()).to_le_bytes())
-        .collect();
+    let block_keys: Vec<TileKey> = keys.chunks(block_cells).map(block_key).collect();
     let known: Vec<Option<Arc<TileBlock>>> = match cache {
         Some(c) => c.tile_blocks(&block_keys),
         None => vec![None; block_count],
@@ -343,6 +429,7 @@ pub fn build_tiles_cached(
         index,
         block_tiles,
         texture_key,
+        tile_keys: keys,
     })
 }
 

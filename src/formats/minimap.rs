@@ -10,7 +10,17 @@ const MINIMAP_MIPS: usize = 9;
 
 /// The minimap's bytes for a ground texture.
 pub fn encode_minimap(texture: &GroundTexture, quality: Bc1Quality) -> Vec<u8> {
-    let mut level = texture.box_filtered_square(MINIMAP_TEXELS);
+    encode_minimap_pixels(texture.box_filtered_square(MINIMAP_TEXELS), quality)
+}
+
+/// The minimap's bytes for its largest level, [`MINIMAP_TEXELS`] a side RGBA (the texture
+/// box-filtered to it).
+pub fn encode_minimap_pixels(mut level: Vec<u8>, quality: Bc1Quality) -> Vec<u8> {
+    assert_eq!(
+        level.len(),
+        MINIMAP_TEXELS * MINIMAP_TEXELS * 4,
+        "the minimap's size"
+    );
     let mut out = Vec::with_capacity(super::smf::MINIMAP_BYTES);
     let mut side = MINIMAP_TEXELS;
     for mip in 0..MINIMAP_MIPS {

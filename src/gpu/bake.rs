@@ -332,6 +332,19 @@ pub fn bake_with_headless_gpu(
 /// (the CPU's, the same texture within a level a channel); `None` too without layers.
 pub fn baker_for(map: &crate::map::Map) -> Option<crate::compile::Baker> {
     // a CPU adapter (lavapipe) bakes slower than the CPU twin
-    (!map.texture_layers.is_empty() && shared_headless().is_ok_and(|c| !c.is_cpu()))
-        .then_some(bake_with_headless_gpu as crate::compile::Baker)
+    if map.texture_layers.is_empty() {
+        return None;
+    }
+    shared_headless()
+        .ok()
+        .filter(|c| !c.is_cpu())
+        .map(headless_baker)
+}
+
+/// The compile's baker on `ctx` (the one [`shared_headless`] gives).
+pub fn headless_baker(ctx: &GpuContext) -> crate::compile::Baker {
+    crate::compile::Baker {
+        name: ctx.describe(),
+        bake: bake_with_headless_gpu,
+    }
 }

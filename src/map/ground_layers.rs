@@ -22,7 +22,7 @@ pub const MASK_NEUTRAL: u8 = 128;
 /// At most this many layers above the original picture.
 pub const MAX_LAYERS: usize = 16;
 /// Baked texels per square (the `.smt` diffuse).
-const TEXELS_PER_SQUARE: f32 = 8.0;
+pub(crate) const TEXELS_PER_SQUARE: f32 = 8.0;
 
 /// A range with soft edges: full weight inside `[min, max]`, falling smoothly to 0 over `soft`
 /// outside it (a step when `soft` is 0).
@@ -41,7 +41,7 @@ impl Band {
 }
 
 /// 1 up to `a`, 0 beyond `b`, smooth between (1 through `a` itself when `b <= a`).
-fn fall(v: f32, a: f32, b: f32) -> f32 {
+pub(crate) fn fall(v: f32, a: f32, b: f32) -> f32 {
     if b <= a {
         return if v <= a { 1.0 } else { 0.0 };
     }
@@ -49,7 +49,7 @@ fn fall(v: f32, a: f32, b: f32) -> f32 {
 }
 
 /// 0 below `a`, 1 from `b` on, smooth between (a step at `b` when `b <= a`).
-fn rise(v: f32, a: f32, b: f32) -> f32 {
+pub(crate) fn rise(v: f32, a: f32, b: f32) -> f32 {
     if b <= a {
         return if v >= b { 1.0 } else { 0.0 };
     }
@@ -363,7 +363,7 @@ pub fn shore_distance(h: &Grid<f32>) -> Grid<f32> {
 }
 
 /// A hash of a lattice point and a seed to 0..1.
-fn lattice(seed: u32, x: i32, z: i32) -> f32 {
+pub(crate) fn lattice(seed: u32, x: i32, z: i32) -> f32 {
     let mut v = seed
         .wrapping_mul(0x9E37_79B9)
         .wrapping_add((x as u32).wrapping_mul(0x85EB_CA6B))
@@ -376,7 +376,11 @@ fn lattice(seed: u32, x: i32, z: i32) -> f32 {
     (v >> 8) as f32 / (1u32 << 24) as f32
 }
 
-/// Smooth value noise in 0..1 at (x, z) in lattice units, two octaves.
+/// The second octave's seed is the layer's with these bits flipped.
+pub(crate) const OCTAVE_2_SEED: u32 = 0x5bd1_e995;
+
+/// Smooth value noise in 0..1 at (x, z) in lattice units, two octaves (the first weighs twice
+/// the second, at twice the frequency).
 fn value_noise(seed: u32, x: f32, z: f32) -> f32 {
     let octave = |seed: u32, x: f32, z: f32| {
         let (x0, z0) = (x.floor(), z.floor());
@@ -387,7 +391,7 @@ fn value_noise(seed: u32, x: f32, z: f32) -> f32 {
         let bottom = lattice(seed, i, j + 1) * (1.0 - sx) + lattice(seed, i + 1, j + 1) * sx;
         top * (1.0 - sz) + bottom * sz
     };
-    (octave(seed, x, z) * 2.0 + octave(seed ^ 0x5bd1_e995, x * 2.0, z * 2.0)) / 3.0
+    (octave(seed, x, z) * 2.0 + octave(seed ^ OCTAVE_2_SEED, x * 2.0, z * 2.0)) / 3.0
 }
 
 /// The layer's weight at (x, z) elmos, from its rules and mask, before its opacity: 0..1.
@@ -602,10 +606,21 @@ fn normal_from_luminance(rgba: &[u8], w: usize, h: usize, n: usize) -> Vec<u8> {
 }
 
 /// The ground texture the engine gets: the map's picture with every layer composited over it,
-/// bottom first (`images` from [`material_images`]). No layers: the picture itself.
+/// bottom first (`images` from [`material_images`]), then darkened by the ambient occlusion
+/// when the map asks for it. No layers and no occlusion: the picture itself. Fast
+/// ([`super::ground_bake::Baking`]); within a level a channel of [`bake_per_texel`].
 pub fn bake(map: &Map, images: &[Option<MaterialImage>]) -> GroundTexture {
+    if map.texture_layers.is_empty() && map.texture_ao.is_none() {
+        return map.texture.clone();
+    }
+    super::ground_bake::Baking::new(map, images).bake()
+}
+
+/// [`bake`] as its plain definition, texel by texel through [`layer_weight`] (slow: the
+/// reference the fast bake and the GPU's are tested against).
+pub fn bake_per_texel(map: &Map, images: &[Option<MaterialImage>]) -> GroundTexture {
     let layers = &map.texture_layers;
-    if layers.is_empty() {
+    if layers.is_empty() && map.texture_ao.is_none() {
         return map.texture.clone();
     }
     let need_shore = layers.iter().any(|l| l.rules.near_water.is_some());
@@ -636,7 +651,11 @@ pub fn bake(map: &Map, images: &[Option<MaterialImage>]) -> GroundTexture {
                 }
             }
         });
-    GroundTexture::from_rgba(tw, th, rgba).expect("the picture's own size")
+    let mut baked = GroundTexture::from_rgba(tw, th, rgba).expect("the picture's own size");
+    if let Some(ao) = map.texture_ao {
+        apply_ambient_occlusion(&mut baked, map, ao);
+    }
+    baked
 }
 
 /// A material's colour at (x, z) elmos, RGB 0..255.

@@ -4,6 +4,7 @@
 pub mod bar;
 pub mod grass;
 pub mod grid;
+pub mod ground_bake;
 pub mod ground_layers;
 pub mod lua_value;
 pub mod materials;

@@ -63,7 +63,8 @@ impl GroundTexture {
         ]
     }
 
-    /// The texture box-filtered to `side` x `side` RGBA (the minimap; the grass view's ground
+    /// The texture box-filtered to `side` x `side` RGBA (each output texel the rounded mean of
+    /// the texels [`box_range`] gives it on either axis) (the minimap; the grass view's ground
     /// colour). Texture sides are multiples of 1024 (even map
     /// units of 512 texels), so each output texel averages a whole block of source texels.
     pub fn box_filtered_square(&self, side: usize) -> Vec<u8> {
@@ -73,9 +74,9 @@ impl GroundTexture {
         out.par_chunks_mut(side * 4)
             .enumerate()
             .for_each(|(oy, out_row)| {
-                let (y0, y1) = (oy * h / side, ((oy + 1) * h / side).max(oy * h / side + 1));
+                let (y0, y1) = box_range(oy, h, side);
                 for ox in 0..side {
-                    let (x0, x1) = (ox * w / side, ((ox + 1) * w / side).max(ox * w / side + 1));
+                    let (x0, x1) = box_range(ox, w, side);
                     let mut sum = [0u32; 4];
                     for y in y0..y1 {
                         let row = &src[(y * w + x0) * 4..(y * w + x1) * 4];
@@ -171,4 +172,11 @@ fn height_colour(t: f32, slope: f32) -> [f32; 3] {
     let s = (slope * 1.5).min(1.0);
     let mix = |a: f32, b: f32| (a + (b - a) * s).clamp(0.0, 255.0);
     [mix(c[0], rock[0]), mix(c[1], rock[1]), mix(c[2], rock[2])]
+}
+
+/// The source texels `start..end` (of `n` along an axis) that output texel `o` of `side`
+/// averages in [`GroundTexture::box_filtered_square`]: at least one.
+pub fn box_range(o: usize, n: usize, side: usize) -> (usize, usize) {
+    let start = o * n / side;
+    (start, ((o + 1) * n / side).max(start + 1))
 }
