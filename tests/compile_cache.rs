@@ -312,3 +312,180 @@ fn repeated_tiles_come_back_from_disk_at_every_place() {
     compile(&map, &cold, None);
     assert_same(&out, &cold);
 }
+
+/// [`noisy_map`] with texture layers over it: rules of every kind (slope, height, shore,
+/// curvature, noise), a painted mask and ambient occlusion, over hills that dip under water.
+fn layered_map() -> Map {
+    use groundwork::map::ground_layers::{
+        AmbientOcclusion, Band, Bend, Breakup, Curvature, Material, TextureLayer,
+    };
+    use groundwork::map::materials::BuiltinMaterial;
+    let mut m = noisy_map();
+    let (hw, hh) = m.heights.dims();
+    for z in 0..hh {
+        for x in 0..hw {
+            let h = 90.0 * (x as f32 * 0.05).sin() * (z as f32 * 0.04).cos() + 20.0;
+            m.heights.set(x, z, h);
+        }
+    }
+    let builtin = |kind| Material::Builtin {
+        kind,
+        scale_elmos: 256.0,
+        tint: [1.0, 1.0, 1.0],
+    };
+    let mut grass = TextureLayer::new("Grass", builtin(BuiltinMaterial::Grass));
+    grass.rules.slope_deg = Some(Band {
+        min: 0.0,
+        max: 12.0,
+        soft: 8.0,
+    });
+    grass.rules.noise = Some(Breakup {
+        seed: 1,
+        scale_elmos: 300.0,
+        amount: 0.4,
+    });
+    let mut sand = TextureLayer::new("Sand", builtin(BuiltinMaterial::Sand));
+    sand.rules.near_water = Some(Band {
+        min: 0.0,
+        max: 48.0,
+        soft: 48.0,
+    });
+    let mut rock = TextureLayer::new("Rock", builtin(BuiltinMaterial::Rock));
+    rock.rules.slope_deg = Some(Band {
+        min: 24.0,
+        max: 90.0,
+        soft: 8.0,
+    });
+    let mut snow = TextureLayer::new("Snow", builtin(BuiltinMaterial::Snow));
+    snow.rules.height_elmos = Some(Band {
+        min: 80.0,
+        max: 400.0,
+        soft: 20.0,
+    });
+    let mut dirt = TextureLayer::new("Dirt", builtin(BuiltinMaterial::Dirt));
+    dirt.rules.curvature = Some(Curvature {
+        bend: Bend::Valleys,
+        min_elmos: 1.0,
+        soft_elmos: 1.0,
+    });
+    let mut mud = TextureLayer::new("Mud", builtin(BuiltinMaterial::Mud));
+    mud.rules.slope_deg = Some(Band {
+        min: 90.0,
+        max: 90.0,
+        soft: 0.0,
+    });
+    let (mw, mh) = m.metal.dims();
+    mud.mask = Some(groundwork::map::Grid::filled(mw, mh, 128));
+    m.texture_layers = vec![grass, sand, rock, snow, dirt, mud];
+    m.texture_ao = Some(AmbientOcclusion {
+        strength: 0.5,
+        radius_elmos: 96.0,
+    });
+    m
+}
+
+#[test]
+fn a_layered_map_bakes_only_the_blocks_an_edit_reaches_and_the_bytes_stay_cold() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache_dir = dir.path().join("cache");
+    // 2048 x 2048 texels: 8 x 8 blocks of 256
+    let blocks = 64;
+    let mut map = layered_map();
+    let cold = |map: &Map, name: &str| {
+        let p = dir.path().join(format!("{name}.sd7"));
+        compile(map, &p, None);
+        p
+    };
+    let cache = Arc::new(CompileCache::on_disk(cache_dir.clone(), 1 << 30));
+    let through = |map: &Map, cache: &Arc<CompileCache>, name: &str| {
+        let p = dir.path().join(format!("{name}.sd7"));
+        compile(map, &p, Some(cache));
+        (p, cache.stats())
+    };
+    let (first, s) = through(&map, &cache, "first");
+    assert_eq!(
+        (s.bake_blocks_baked, s.bake_blocks_reused),
+        (blocks, 0),
+        "{s:?}"
+    );
+    let reference = cold(&map, "cold_first");
+    assert_same(&first, &reference);
+
+    // nothing changed: nothing baked, no tile encoded
+    let (same, s) = through(&map, &cache, "same");
+    assert_eq!(
+        (s.bake_blocks_baked, s.bake_blocks_reused),
+        (0, blocks),
+        "{s:?}"
+    );
+    assert_eq!(s.tiles_encoded, 0, "{s:?}");
+    assert_same(&same, &reference);
+
+    // a raise of 160 x 160 elmos: the blocks under it and around it, no others
+    for z in 100..120 {
+        for x in 60..80 {
+            let h = map.heights.get(x, z);
+            map.heights.set(x, z, h + 40.0);
+        }
+    }
+    let (raised, s) = through(&map, &cache, "raised");
+    assert!(
+        (1..=9).contains(&s.bake_blocks_baked),
+        "a raise baked {} blocks",
+        s.bake_blocks_baked
+    );
+    assert_eq!(s.bake_blocks_baked + s.bake_blocks_reused, blocks);
+    assert_same(&raised, &cold(&map, "cold_raised"));
+
+    // a stroke of mask paint
+    let mask = map.texture_layers[5].mask.as_mut().unwrap();
+    for z in 20..30 {
+        for x in 90..100 {
+            mask.set(x, z, 255);
+        }
+    }
+    let (painted, s) = through(&map, &cache, "painted");
+    assert!((1..=4).contains(&s.bake_blocks_baked), "{s:?}");
+    let reference = cold(&map, "cold_painted");
+    assert_same(&painted, &reference);
+
+    // the next process: everything from disk
+    let fresh = Arc::new(CompileCache::on_disk(cache_dir.clone(), 1 << 30));
+    let (from_disk, s) = through(&map, &fresh, "from_disk");
+    assert_eq!(
+        (s.bake_blocks_baked, s.bake_blocks_reused),
+        (0, blocks),
+        "{s:?}"
+    );
+    assert_eq!(s.tiles_encoded, 0, "{s:?}");
+    assert_same(&from_disk, &reference);
+
+    // the tiles lost, the bakes kept: the blocks are baked again for their texels
+    std::fs::remove_dir_all(cache_dir.join("tiles")).unwrap();
+    let lost = Arc::new(CompileCache::on_disk(cache_dir.clone(), 1 << 30));
+    let (after_loss, s) = through(&map, &lost, "after_loss");
+    assert_eq!(s.bake_blocks_baked, blocks, "{s:?}");
+    assert_same(&after_loss, &reference);
+
+    // damaged bake segments are ignored
+    for e in std::fs::read_dir(cache_dir.join("bakes"))
+        .unwrap()
+        .flatten()
+    {
+        let mut bytes = std::fs::read(e.path()).unwrap();
+        for at in (100..bytes.len()).step_by(331) {
+            bytes[at] ^= 0x5a;
+        }
+        std::fs::write(e.path(), bytes).unwrap();
+    }
+    let damaged = Arc::new(CompileCache::on_disk(cache_dir.clone(), 1 << 30));
+    let (through_damage, s) = through(&map, &damaged, "through_damage");
+    assert!(s.entries_rejected > 0, "{s:?}");
+    assert_same(&through_damage, &reference);
+
+    let Some(_) = common::referee_or_skip() else {
+        return;
+    };
+    let v = common::validate_map(&from_disk, Some(&common::engine_expectation(&map)), None);
+    assert_eq!(v["lint_ok"], true, "lint: {}", v["lint"]);
+}
