@@ -364,6 +364,8 @@ pub fn build_map_files(
     let plain = map.texture_layers.is_empty() && map.texture_ao.is_none();
     let (tiles, texture, level) = match (&options.cache, plain) {
         (_, true) => {
+            // nothing to bake: the stage passes at once, so progress still runs through it
+            progress.report(Stage::Bake, 1, 1);
             lap(Stage::Bake, &mut stage_times, &mut timer);
             let tiles = build_tiles_cached(
                 &map.texture,
@@ -387,7 +389,10 @@ pub fn build_map_files(
             (tiles, texture, Some(level))
         }
         (None, false) => {
+            progress.report(Stage::Bake, 0, 1);
             let baked = bake_texture_with(map, options.baker.as_ref())?;
+            progress.report(Stage::Bake, 1, 1);
+            progress.check()?;
             lap(Stage::Bake, &mut stage_times, &mut timer);
             let tiles = build_tiles_cached(&baked, options.quality, progress, None)?;
             (tiles, std::borrow::Cow::Owned(baked), None)
