@@ -10,10 +10,12 @@
 //! whatever adapter `WGPU_BACKEND` picks. `--features-only` times instead the frames of an
 //! 8x8 map with 10,000 features drawn as one model (460 vertices, 1320 indices) beside the
 //! same frames without them and with them as markers, the model's upload and the instances'
-//! rebuild after an edit.
+//! rebuild after an edit. First, always: a grazing view beside the overview at 1280x720 and
+//! 1920x1080 on the starter map and a generated layered 8x8 map (`--grazing-only` for just
+//! that).
 //!
 //! `cargo bench --bench render [-- --frames N --sizes 8,16,32 --layers-only --pathing-only
-//! --features-only]`. Each frame is submitted and waited for, so a frame's time is the CPU and
+//! --features-only --grazing-only]`. Each frame is submitted and waited for, so a frame's time is the CPU and
 //! GPU work of that frame, end to end.
 
 use std::time::Instant;
@@ -56,6 +58,8 @@ struct Args {
     pathing_only: bool,
     /// Only the feature models' rows (`--features-only`).
     features_only: bool,
+    /// Only the grazing-against-overview rows (`--grazing-only`).
+    grazing_only: bool,
 }
 
 fn args() -> Args {
@@ -65,6 +69,7 @@ fn args() -> Args {
         layers_only: false,
         pathing_only: false,
         features_only: false,
+        grazing_only: false,
     };
     let argv: Vec<String> = std::env::args().collect();
     let mut i = 1;
@@ -86,11 +91,85 @@ fn args() -> Args {
             "--layers-only" => a.layers_only = true,
             "--pathing-only" => a.pathing_only = true,
             "--features-only" => a.features_only = true,
+            "--grazing-only" => a.grazing_only = true,
             _ => {}
         }
         i += 1;
     }
     a
+}
+
+/// A grazing view (a few degrees over the largest water, `groundwork render --camera
+/// grazing`) beside the overview of the same map at the same size: the built-in starter map and
+/// a generated 8x8 continental map with its texture layers, at 1280x720 and 1920x1080, with
+/// and without grass blades. A frame whose cost leaps at some size (a driver's fallback, a
+/// texture limit) shows here as a ratio far above the others.
+fn grazing_bench(ctx: &GpuContext, renderer: &Renderer, frames: usize) {
+    use groundwork::edit::new_map::{NewMap, new_map_generated};
+    use groundwork::gpu::snapshot::preset_camera;
+    use groundwork::map::SymmetryMode;
+    use groundwork::map::recipe::{Preset, Recipe};
+    let mut maps = Vec::new();
+    match groundwork::assets::starter_map() {
+        Ok(m) => maps.push(("starter".to_string(), m)),
+        Err(e) => eprintln!("starter map: {e}"),
+    }
+    let spec = NewMap {
+        width_units: 8,
+        depth_units: 8,
+        players: 4,
+        symmetry: SymmetryMode::Rotate(4),
+        sea_level_elmos: Some(60.0),
+        recipe: Some(Recipe::preset(Preset::Continental, 7)),
+        ..NewMap::default()
+    };
+    match new_map_generated(&spec) {
+        Ok((m, _)) => maps.push((
+            format!("8x8 continental, {} layers", m.texture_layers.len()),
+            m,
+        )),
+        Err(e) => eprintln!("generated map: {e}"),
+    }
+    println!();
+    println!("grazing against overview, {frames} frames each, each waited for:");
+    println!();
+    println!(
+        "| map | size | overview ms | grazing, no blades ms | grazing with blades ms | grazing / overview | blade patches drawn |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (name, map) in &maps {
+        let scene = match MapScene::new(ctx, &renderer.layouts, map, &mut |_, _| {}) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("| {name} | - | {e} | | | | |");
+                continue;
+            }
+        };
+        for (w, h) in [(1280, 720), (1920, 1080)] {
+            let target = RenderTarget::new(ctx, w, h);
+            let bare = ViewOptions {
+                grass_blades: false,
+                ..ViewOptions::default()
+            };
+            let plain = ViewOptions::default();
+            let mut patches = 0;
+            let mut frame = |preset: CameraPreset, opts: &ViewOptions| {
+                let cam = preset_camera(map, preset, target.aspect());
+                time_ms(ctx, frames, || {
+                    patches = renderer
+                        .render(ctx, &scene, &target, &cam, opts)
+                        .grass_patches;
+                })
+            };
+            let over = frame(CameraPreset::Overview, &plain);
+            let graze_bare = frame(CameraPreset::Grazing, &bare);
+            let graze = frame(CameraPreset::Grazing, &plain);
+            println!(
+                "| {name} | {w}x{h} | {over:.1} | {graze_bare:.1} | {graze:.1} | {:.2} | {patches} |",
+                graze.max(graze_bare) / over
+            );
+        }
+    }
 }
 
 /// The camera for frame `i` of `n` over a `w` x `d` map.
@@ -390,6 +469,10 @@ fn main() {
         a.frames
     );
     let renderer = Renderer::new(&ctx);
+    grazing_bench(&ctx, &renderer, a.frames.min(10));
+    if a.grazing_only {
+        return;
+    }
     let target = RenderTarget::new(&ctx, 1920, 1080);
     if a.features_only {
         features_bench(&ctx, &renderer, &target, a.frames);

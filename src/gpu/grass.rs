@@ -128,30 +128,85 @@ pub fn legacy_grass(grass: &GrassMap) -> bool {
     grass.data().iter().copied().max() == Some(1)
 }
 
+/// The most grass patches one frame draws: a square of 128 x 128 cells, 4096 elmos a side.
+/// BAR's widget draws blades only near the camera; past about 2000 elmos a patch is a few
+/// pixels tall at 1920x1080, and on a CPU adapter each one costs its 72 vertices anyway.
+pub const MAX_GRASS_PATCHES_PER_FRAME: u32 = 128 * 128;
+
+/// What one view draws of the grass: a window of cells around the eye and the distances the
+/// blades fade out over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GrassWindow {
+    /// First cell x, first cell z, width and depth in cells; nothing when the width is 0.
+    pub cells: (u32, u32, u32, u32),
+    /// Fade start and end in elmos from the eye: the map's, pulled in when the budget asks.
+    pub fade_elmos: [f32; 2],
+}
+
+impl GrassWindow {
+    /// Patches the window draws (one instance per cell).
+    pub fn patches(&self) -> u32 {
+        self.cells.2 * self.cells.3
+    }
+}
+
 /// The grass cells a view draws: a square of cells around the eye, as far as the fade
-/// reaches, clipped to the map (x0, z0, width, height in cells). `top_elmos` is the highest
-/// the ground goes: an eye above it is at least that much further from every blade.
+/// (`fade_elmos`, start and end) leaves blades visible over ground no higher than
+/// `top_elmos`, and never more than `budget` patches: when the fade reaches further than the
+/// budget's square, both fade distances are pulled in by the same factor, so the blades
+/// still fade out before the window's edge instead of stopping there.
 pub fn visible_cells(
     camera: &Camera,
-    fade_end_elmos: f32,
+    fade_elmos: [f32; 2],
     top_elmos: f32,
     grass_cells: (u32, u32),
-) -> (u32, u32, u32, u32) {
+    budget: u32,
+) -> GrassWindow {
+    let none = GrassWindow {
+        cells: (0, 0, 0, 0),
+        fade_elmos,
+    };
     let eye = camera.eye();
     let above = (eye.y - top_elmos).max(0.0);
-    if above >= fade_end_elmos {
-        return (0, 0, 0, 0);
-    }
-    let reach = (fade_end_elmos * fade_end_elmos - above * above).sqrt();
     let cell = GRASS_CELL_ELMOS;
+    // the widest square the budget allows; floor and ceil at both sides add up to 2 cells
+    let side_cells = (budget as f64).sqrt().floor() as u32;
+    if side_cells < 3 || !(fade_elmos[1] > 0.0) || !eye.is_finite() {
+        return none;
+    }
+    let budget_reach = (side_cells - 2) as f32 * cell / 2.0;
+    let mut fade = fade_elmos;
+    let mut reach = if above < fade[1] {
+        (fade[1] * fade[1] - above * above).sqrt()
+    } else {
+        0.0
+    };
+    if reach > budget_reach {
+        let end = (budget_reach * budget_reach + above * above).sqrt();
+        let k = end / fade[1];
+        fade = [fade[0] * k, end];
+        reach = budget_reach;
+    }
+    if reach <= 0.0 {
+        return GrassWindow {
+            cells: (0, 0, 0, 0),
+            fade_elmos: fade,
+        };
+    }
     let lo = |v: f32| ((v - reach) / cell).floor().max(0.0) as u32;
     let hi = |v: f32, n: u32| (((v + reach) / cell).ceil().max(0.0) as u32).min(n);
     let (x0, x1) = (lo(eye.x), hi(eye.x, grass_cells.0));
     let (z0, z1) = (lo(eye.z), hi(eye.z, grass_cells.1));
     if x1 <= x0 || z1 <= z0 {
-        return (0, 0, 0, 0);
+        return GrassWindow {
+            cells: (0, 0, 0, 0),
+            fade_elmos: fade,
+        };
     }
-    (x0, z0, x1 - x0, z1 - z0)
+    GrassWindow {
+        cells: (x0, z0, (x1 - x0).min(side_cells), (z1 - z0).min(side_cells)),
+        fade_elmos: fade,
+    }
 }
 
 /// The grass of one map on the GPU: its configuration, the blade texture and the ground colour.
@@ -245,8 +300,17 @@ impl SceneGrass {
         self.blade_bytes
     }
 
-    /// The uniform block for a view drawing the `window` of cells.
-    pub fn uniform(&self, window: (u32, u32, u32, u32)) -> GrassUniform {
+    /// Fade start and end in elmos from the eye, as the widget scales the map's.
+    pub fn fade_elmos(&self) -> [f32; 2] {
+        let c = &self.config;
+        [
+            c.fade_start_elmos * FADE_DISTANCE_MULT,
+            c.fade_end_elmos * FADE_DISTANCE_MULT,
+        ]
+    }
+
+    /// The uniform block for a view drawing `window`.
+    pub fn uniform(&self, window: &GrassWindow) -> GrassUniform {
         let c = &self.config;
         GrassUniform {
             size: [
@@ -256,15 +320,15 @@ impl SceneGrass {
                 GRASS_CELL_ELMOS,
             ],
             fade: [
-                c.fade_start_elmos * FADE_DISTANCE_MULT,
-                c.fade_end_elmos * FADE_DISTANCE_MULT,
+                window.fade_elmos[0],
+                window.fade_elmos[1],
                 c.map_colour_factor,
                 c.map_colour_base,
             ],
             window: [
-                window.0 as f32,
-                window.1 as f32,
-                window.2.max(1) as f32,
+                window.cells.0 as f32,
+                window.cells.1 as f32,
+                window.cells.2.max(1) as f32,
                 PATCH_JITTER,
             ],
         }
@@ -326,16 +390,76 @@ mod tests {
             Vec3::new(1000.0, 200.0, 1000.0),
             Vec3::new(1200.0, 0.0, 1200.0),
         );
-        let (x0, z0, w, h) = visible_cells(&cam, 640.0, 200.0, (128, 128));
-        // 640 elmos either side of x = 1000: cells 11 .. 52
-        assert_eq!((x0, z0), (11, 11));
-        assert_eq!((w, h), (41, 41));
+        let win = visible_cells(
+            &cam,
+            [400.0, 640.0],
+            200.0,
+            (128, 128),
+            MAX_GRASS_PATCHES_PER_FRAME,
+        );
+        // 640 elmos either side of x = 1000: cells 11 .. 52, the fade as the map says
+        assert_eq!(win.cells, (11, 11, 41, 41));
+        assert_eq!(win.fade_elmos, [400.0, 640.0]);
         // far above everything: nothing
         cam.look_at(
             Vec3::new(1000.0, 9000.0, 1000.0),
             Vec3::new(1200.0, 0.0, 1200.0),
         );
-        assert_eq!(visible_cells(&cam, 3600.0, 200.0, (128, 128)).2, 0);
+        let far = visible_cells(&cam, [2250.0, 3600.0], 200.0, (128, 128), u32::MAX);
+        assert_eq!(far.patches(), 0);
+    }
+
+    #[test]
+    fn the_blade_budget_is_never_exceeded_whatever_the_camera() {
+        // a 32x32 map's grass (512 x 512 cells), BAR's fade (3600 elmos) and a far larger
+        // one a map may set; eyes on the ground, low, high, outside the map, looking anywhere
+        let cells = (512, 512);
+        let mut cam = Camera::preset(super::super::CameraPreset::Overview, 16384.0, 16384.0, 0.0);
+        let mut seen_full = false;
+        let mut seen_pulled_in = false;
+        for fade in [[2250.0, 3600.0], [40000.0, 90000.0], [0.0, 50.0]] {
+            for &(x, z) in &[
+                (0.0, 0.0),
+                (8192.0, 8192.0),
+                (16384.0, 300.0),
+                (-5000.0, 8000.0),
+                (20000.0, 20000.0),
+                (123.0, 16000.0),
+            ] {
+                for y in [1.0, 30.0, 400.0, 2000.0, 3500.0, 8000.0] {
+                    for budget in [MAX_GRASS_PATCHES_PER_FRAME, 2500, 9, 1, 0] {
+                        let eye = Vec3::new(x, y, z);
+                        cam.look_at(eye, eye + Vec3::new(300.0, -20.0, 100.0));
+                        let win = visible_cells(&cam, fade, 0.0, cells, budget);
+                        assert!(
+                            win.patches() <= budget,
+                            "{} patches over a budget of {budget} (eye {eye}, fade {fade:?})",
+                            win.patches()
+                        );
+                        // the blades fade out no later than the window reaches
+                        assert!(win.fade_elmos[0] <= win.fade_elmos[1]);
+                        assert!(win.fade_elmos[1] <= fade[1] + 1e-3);
+                        if win.patches() > 0 {
+                            let reach_sq = win.fade_elmos[1].powi(2) - y * y;
+                            let reach = reach_sq.max(0.0).sqrt();
+                            let (x0, z0, w, h) = win.cells;
+                            let cell = GRASS_CELL_ELMOS;
+                            // every point the fade leaves visible on the map lies in the window
+                            assert!(x0 as f32 * cell <= (x - reach).max(0.0) + 1e-3);
+                            assert!(z0 as f32 * cell <= (z - reach).max(0.0) + 1e-3);
+                            assert!(
+                                (x0 + w) as f32 * cell >= (x + reach).min(16384.0) - 1e-3,
+                                "{win:?} {eye}"
+                            );
+                            assert!((z0 + h) as f32 * cell >= (z + reach).min(16384.0) - 1e-3);
+                        }
+                        seen_full |= win.fade_elmos == fade && win.patches() > 0;
+                        seen_pulled_in |= win.fade_elmos[1] < fade[1] - 1.0;
+                    }
+                }
+            }
+        }
+        assert!(seen_full && seen_pulled_in);
     }
 
     #[test]

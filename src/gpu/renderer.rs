@@ -7,7 +7,7 @@ use wgpu::util::DeviceExt;
 use super::GpuContext;
 use super::camera::Camera;
 use super::features;
-use super::grass::{BladeVertex, patch_vertices, visible_cells};
+use super::grass::{BladeVertex, MAX_GRASS_PATCHES_PER_FRAME, patch_vertices, visible_cells};
 use super::scene::{MapScene, MarkerInstance};
 use super::shared::{COLOR_FORMAT, DEPTH_FORMAT, FrameUniform, Layouts, shader};
 use super::target::RenderTarget;
@@ -408,16 +408,18 @@ impl Renderer {
             ctx.queue
                 .write_buffer(&scene.instances, 0, bytemuck::cast_slice(&sel.instances));
         }
-        let grass_window = if opts.grass_blades {
-            let g = &scene.grass;
-            let fade_end = g.uniform((0, 0, 0, 0)).fade[1];
-            visible_cells(camera, fade_end, scene.height_range.1, scene.grass_cells)
-        } else {
-            (0, 0, 0, 0)
-        };
-        let grass_patches = grass_window.2 * grass_window.3;
-        if grass_patches > 0 {
-            let u = scene.grass.uniform(grass_window);
+        let grass_window = opts.grass_blades.then(|| {
+            visible_cells(
+                camera,
+                scene.grass.fade_elmos(),
+                scene.height_range.1,
+                scene.grass_cells,
+                MAX_GRASS_PATCHES_PER_FRAME,
+            )
+        });
+        let grass_patches = grass_window.map_or(0, |w| w.patches());
+        if let Some(w) = grass_window.filter(|w| w.patches() > 0) {
+            let u = scene.grass.uniform(&w);
             ctx.queue
                 .write_buffer(&scene.grass.uniform, 0, bytemuck::bytes_of(&u));
         }
