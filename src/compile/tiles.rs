@@ -140,9 +140,10 @@ pub(crate) fn encoder_tag(quality: Bc1Quality) -> TileKey {
     let avx2 = cfg!(target_arch = "x86_64") && detect_avx2();
     let avx512 = cfg!(target_arch = "x86_64") && detect_avx512();
     let tag = format!(
-        "groundwork smt tile v1; {quality:?}; ispc {}; refine {}; avx2 {avx2}; avx512 {avx512}",
+        "groundwork smt tile v1; {quality:?}; ispc {}; refine {} above {}; avx2 {avx2}; avx512 {avx512}",
         cfg!(feature = "ispc"),
         quality == Bc1Quality::Fast,
+        crate::formats::bc1::REFINE_MIN_MSE,
     );
     xxhash_rust::xxh3::xxh3_128(tag.as_bytes()).to_le_bytes()
 }

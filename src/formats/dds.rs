@@ -16,11 +16,11 @@
 //! +z wants the same flip, or its pattern is mirrored in z while its green channel still says
 //! +z.
 //!
-//! The colour blocks are texpresso's, refined by `bc1::refine_bc1` (see `encode_level`);
+//! The colour blocks are texpresso's, every one refined by `bc1::refine_bc1_above` with no threshold (see `encode_level`);
 //! a 1024x1024 BC3 with its mips takes about 50 ms on two cores.
 
 use super::FormatError;
-use super::bc1::{BC1_BLOCK_BYTES, downsample_2x, refine_bc1};
+use super::bc1::{BC1_BLOCK_BYTES, downsample_2x, refine_bc1_above};
 
 /// The widest or tallest texture written, in texels (GL's usual maximum texture size).
 pub const MAX_DDS_SIDE: usize = 16384;
@@ -139,7 +139,7 @@ fn write_dds(
 /// One level's blocks. texpresso's fits take their axis from a power iteration started at
 /// (1, 1, 1), which finds nothing when the texels differ only across it (red beside green, or
 /// any splat weights whose R + G + B is constant) and collapses such blocks to one colour, so
-/// every colour block is refined with [`refine_bc1`], whose axis does not depend on a start.
+/// every colour block is refined (no threshold) with [`refine_bc1_above`], whose axis does not depend on a start.
 fn encode_level(level: &[u8], w: usize, h: usize, format: texpresso::Format) -> Vec<u8> {
     use rayon::prelude::*;
     // a level under 4 texels a side is one block wide or tall: pad it by repeating its edge,
@@ -176,7 +176,7 @@ fn encode_level(level: &[u8], w: usize, h: usize, format: texpresso::Format) -> 
     colour
         .par_chunks_mut(strip_blocks * BC1_BLOCK_BYTES)
         .zip(px.par_chunks(strip_texels * 4))
-        .for_each(|(out, strip)| refine_bc1(strip, pw, strip.len() / (pw * 4), out));
+        .for_each(|(out, strip)| refine_bc1_above(strip, pw, strip.len() / (pw * 4), out, 0.0));
     for (b, c) in blocks
         .chunks_exact_mut(block_bytes)
         .zip(colour.chunks_exact(BC1_BLOCK_BYTES))

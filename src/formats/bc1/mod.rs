@@ -5,7 +5,7 @@
 mod lanes;
 mod refine;
 
-pub use refine::refine_bc1;
+pub use refine::{REFINE_MIN_MSE, refine_bc1, refine_bc1_above};
 
 /// Bytes per 4x4 BC1 block.
 pub const BC1_BLOCK_BYTES: usize = 8;

@@ -25,22 +25,38 @@ const NUDGE_SWEEPS: usize = 1;
 /// Eight blocks' texels as plain numbers, `[channel][texel][lane]`, times three.
 type TexelArrays = [[[f32; L]; 16]; 3];
 
-/// Refines every block of a row-major BC1 image of the RGBA8 image `rgba` (sides multiples of
-/// 4) in place. Single-threaded: callers parallelise over strips.
+/// The mean squared error per texel and channel (8-bit units) a 4-colour block must have
+/// after the fast encoder for [`refine_bc1`] to refine it. Chosen by PSNR against time on the
+/// bench picture, generated maps and a real map's texture (`cargo bench --bench bc1 --
+/// --sweep-only`, ARCHITECTURE "BC1"): on a real map's smooth ground it saves a sixth of the
+/// refine for 0.4 dB of its 6.4; any higher costs a dB for each third saved there, and on noisy
+/// or generated ground no threshold saves time, as nearly every block is refined anyway.
+pub const REFINE_MIN_MSE: f32 = 1.0;
+
+/// Refines the blocks of a row-major BC1 image of the RGBA8 image `rgba` (sides multiples of
+/// 4) in place: those whose error is above [`REFINE_MIN_MSE`], and every 3-colour block.
+/// Single-threaded: callers parallelise over strips.
 pub fn refine_bc1(rgba: &[u8], width: usize, height: usize, blocks: &mut [u8]) {
+    refine_bc1_above(rgba, width, height, blocks, REFINE_MIN_MSE);
+}
+
+/// [`refine_bc1`] with another threshold: `min_mse` 0 refines every block.
+pub fn refine_bc1_above(rgba: &[u8], width: usize, height: usize, blocks: &mut [u8], min_mse: f32) {
+    // the kernels' errors are sums over 16 texels and 3 channels of values times three
+    let min_error = min_mse * 16.0 * 3.0 * 9.0;
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, checked just above
-        unsafe { with_avx2::refine_all(rgba, width, height, blocks) };
+        unsafe { with_avx2::refine_all(rgba, width, height, blocks, min_error) };
         return;
     }
     // SAFETY: every x86-64 CPU has SSE2
     #[cfg(target_arch = "x86_64")]
     unsafe {
-        with_sse2::refine_all(rgba, width, height, blocks)
+        with_sse2::refine_all(rgba, width, height, blocks, min_error)
     };
     #[cfg(not(target_arch = "x86_64"))]
-    portable::refine_all(rgba, width, height, blocks);
+    portable::refine_all(rgba, width, height, blocks, min_error);
 }
 
 /// The kernels, written once against the lane operations of [`super::lanes`] and compiled
@@ -59,40 +75,91 @@ macro_rules! kernels {
             error: V,
         }
 
+        /// The texels and endpoint codes of blocks `ns` (one per lane), read from the image
+        /// and the encoded blocks.
+        $(#[$attr])*
+        #[inline]
+        fn gather(
+            rgba: &[u8],
+            width: usize,
+            blocks: &[u8],
+            ns: &[usize; L],
+        ) -> (Texels, [[V; 3]; 2]) {
+            let blocks_x = width / 4;
+            let mut starts = [0usize; L];
+            let mut codes = [[[0f32; L]; 3]; 2];
+            for l in 0..L {
+                let n = ns[l];
+                let (bx, by) = (n % blocks_x, n / blocks_x);
+                starts[l] = (by * 4 * width + bx * 4) * 4;
+                let block = &blocks[n * BC1_BLOCK_BYTES..][..BC1_BLOCK_BYTES];
+                for (q, code) in codes.iter_mut().enumerate() {
+                    let c = u16::from_le_bytes([block[2 * q], block[2 * q + 1]]);
+                    code[0][l] = (c >> 11) as f32;
+                    code[1][l] = ((c >> 5) & 63) as f32;
+                    code[2][l] = (c & 31) as f32;
+                }
+            }
+            let px = load_blocks(rgba, width * 4, &starts);
+            let mut start = [[splat(0.0); 3]; 2];
+            for q in 0..2 {
+                for c in 0..3 {
+                    start[q][c] = load(&codes[q][c]);
+                }
+            }
+            (px, start)
+        }
+
+        /// The blocks of one group of `list`, one per lane: a short group repeats its last
+        /// block in the spare lanes.
+        fn lanes_of(list: &[usize]) -> [usize; L] {
+            let mut ns = [0usize; L];
+            for l in 0..L {
+                ns[l] = list[l.min(list.len() - 1)];
+            }
+            ns
+        }
+
         $(#[$attr])*
         #[inline(never)]
-        pub(super) fn refine_all(rgba: &[u8], width: usize, height: usize, blocks: &mut [u8]) {
-            let blocks_x = width / 4;
-            let count = blocks_x * (height / 4);
+        pub(super) fn refine_all(
+            rgba: &[u8],
+            width: usize,
+            height: usize,
+            blocks: &mut [u8],
+            min_error: f32,
+        ) {
+            let count = (width / 4) * (height / 4);
             let blocks = &mut blocks[..count * BC1_BLOCK_BYTES];
-            for (g, group) in blocks.chunks_mut(L * BC1_BLOCK_BYTES).enumerate() {
-                let lanes = group.len() / BC1_BLOCK_BYTES;
-                let mut starts = [0usize; L];
-                let mut codes = [[[0f32; L]; 3]; 2];
-                for l in 0..L {
-                    // a short group repeats its last block in the spare lanes
-                    let n = g * L + l.min(lanes - 1);
-                    let (bx, by) = (n % blocks_x, n / blocks_x);
-                    starts[l] = (by * 4 * width + bx * 4) * 4;
-                    let block = &group[l.min(lanes - 1) * BC1_BLOCK_BYTES..][..BC1_BLOCK_BYTES];
-                    for (q, code) in codes.iter_mut().enumerate() {
-                        let c = u16::from_le_bytes([block[2 * q], block[2 * q + 1]]);
-                        code[0][l] = (c >> 11) as f32;
-                        code[1][l] = ((c >> 5) & 63) as f32;
-                        code[2][l] = (c & 31) as f32;
+            let all: Vec<usize> = (0..count).collect();
+            // the blocks worth refining: 3-colour ones always, 4-colour ones whose error
+            // after the encoder is above `min_error`
+            let chosen: Vec<usize> = if min_error <= 0.0 {
+                all
+            } else {
+                let mut chosen = Vec::with_capacity(count);
+                for group in all.chunks(L) {
+                    let ns = lanes_of(group);
+                    let (px, start) = gather(rgba, width, blocks, &ns);
+                    let error = store(error_of(&px, &start));
+                    for (l, &n) in group.iter().enumerate() {
+                        let block = &blocks[n * BC1_BLOCK_BYTES..][..BC1_BLOCK_BYTES];
+                        let c0 = u16::from_le_bytes([block[0], block[1]]);
+                        let c1 = u16::from_le_bytes([block[2], block[3]]);
+                        if c0 <= c1 || error[l] > min_error {
+                            chosen.push(n);
+                        }
                     }
                 }
-                let px = load_blocks(rgba, width * 4, &starts);
+                chosen
+            };
+            for group in chosen.chunks(L) {
+                let ns = lanes_of(group);
+                let (px, start) = gather(rgba, width, blocks, &ns);
                 let mut texels = [[[0f32; L]; 16]; 3];
                 for c in 0..3 {
                     for i in 0..16 {
                         texels[c][i] = store(px[c][i]);
-                    }
-                }
-                let mut start = [[splat(0.0); 3]; 2];
-                for q in 0..2 {
-                    for c in 0..3 {
-                        start[q][c] = load(&codes[q][c]);
                     }
                 }
                 let best = refine_lanes(&px, &texels, start);
@@ -107,8 +174,8 @@ macro_rules! kernels {
                     indices[i] = to_i32(best.indices[i]);
                 }
                 let error = store(best.error);
-                for l in 0..lanes {
-                    let block: &mut [u8; 8] = (&mut group[l * BC1_BLOCK_BYTES..][..BC1_BLOCK_BYTES])
+                for (l, &n) in group.iter().enumerate() {
+                    let block: &mut [u8; 8] = (&mut blocks[n * BC1_BLOCK_BYTES..][..BC1_BLOCK_BYTES])
                         .try_into()
                         .expect("8-byte block");
                     let c0 = u16::from_le_bytes([block[0], block[1]]);

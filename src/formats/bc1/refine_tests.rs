@@ -99,7 +99,7 @@ fn avx2_sse2_and_array_kernels_write_the_same_bytes() {
         .collect();
     let fast = encode_bc1(&img, w, h, Bc1Quality::Fast);
     let mut portable = fast.clone();
-    portable::refine_all(&img, w, h, &mut portable);
+    portable::refine_all(&img, w, h, &mut portable, 0.0);
     let mut dispatched = fast.clone();
     refine_bc1(&img, w, h, &mut dispatched);
     assert_eq!(portable, dispatched);
@@ -108,7 +108,7 @@ fn avx2_sse2_and_array_kernels_write_the_same_bytes() {
     if std::is_x86_feature_detected!("avx2") {
         let mut vector = fast.clone();
         // SAFETY: the CPU has AVX2, checked just above
-        unsafe { with_avx2::refine_all(&img, w, h, &mut vector) };
+        unsafe { with_avx2::refine_all(&img, w, h, &mut vector, 0.0) };
         assert_eq!(portable, vector);
     }
 }
