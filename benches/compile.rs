@@ -11,6 +11,10 @@
 //! `GROUNDWORK_BENCH_BEST=1` to add the slow best-quality encoder, `GROUNDWORK_BENCH_NOISE=0.35`
 //! for another per-texel noise amplitude, as a fraction of the byte range; default 0.12,
 //! `cargo bench --bench compile -- loop` for the edit-test loop alone,
+//! `cargo bench --bench compile -- layered` for the generated layered map alone (it also runs
+//! last in a full run: a `groundwork new` 16x16 continental map with a painted mask layer added,
+//! compiled to `.sd7` cold, again with nothing changed, after a raise stroke and after a mask
+//! paint, each through the CLI with its disk cache, on the device the CLI picks),
 //! `GROUNDWORK_BENCH_RUNS=5` to run each side-by-side command five times instead of three; its
 //! row is the run of median wall time).
 
@@ -276,6 +280,10 @@ fn main() {
     // the inputs reach the disk now, not while the first tool runs
     let _ = Command::new("sync").status();
     let gw = env!("CARGO_BIN_EXE_groundwork");
+    if std::env::args().skip(1).any(|a| a == "layered") {
+        layered_rows(gw, dir.path());
+        return;
+    }
     // `cargo bench --bench compile -- loop`: the edit-test loop alone
     if std::env::args().skip(1).any(|a| a == "loop") {
         println!("\nthe edit-test loop, {units}x{units} map:");
@@ -530,6 +538,134 @@ fn main() {
     for (what, ratio, target) in incremental {
         println!("{what}: {:.2}x (target: {target:.2}x at most)", ratio);
     }
+    layered_rows(gw, dir.path());
+}
+
+/// The map Groundwork makes: `groundwork new` 16x16 (continental, 4 players, rotate-4, a sea),
+/// its generated texture layers and one more with a painted mask, compiled to `.sd7` through
+/// the CLI: cold without the cache, cold into an empty cache, again with nothing changed, after
+/// a raise stroke of radius 300 elmos, after a mask paint; each edited map's archive is checked
+/// against a compile without the cache, byte for byte.
+fn layered_rows(gw: &str, dir: &Path) {
+    use groundwork::edit::new_map::{NewMap, new_map_generated};
+    use groundwork::map::recipe::{Preset, Recipe};
+    use groundwork::map::{Grid, SymmetryMode};
+    let project = dir.join("layered");
+    let cache_dir = dir.join("layered-cache");
+    let _ = std::fs::remove_dir_all(&project);
+    let _ = std::fs::remove_dir_all(&cache_dir);
+    let spec = NewMap {
+        width_units: 16,
+        depth_units: 16,
+        players: 4,
+        symmetry: SymmetryMode::Rotate(4),
+        sea_level_elmos: Some(60.0),
+        recipe: Some(Recipe::preset(Preset::Continental, 7)),
+        ..NewMap::default()
+    };
+    let t = Instant::now();
+    let (mut map, _) = new_map_generated(&spec).expect("the generator");
+    let made_s = t.elapsed().as_secs_f64();
+    // one more layer, painted by a mask, over the generated ones
+    let mut mud = map.texture_layers[0].clone();
+    mud.name = "Mud masked".into();
+    // one mask pixel per 16 elmos
+    let (mw, mh) = (16 * 32, 16 * 32);
+    mud.mask = Some(Grid::filled(mw, mh, 0));
+    map.texture_layers.push(mud);
+    groundwork::formats::project::save_project(&map, &project).expect("save the project");
+    let layers = map.texture_layers.len();
+    let compile = |out: &Path, cached: bool| -> (f64, String) {
+        let mut cmd = Command::new(gw);
+        cmd.arg("compile")
+            .arg(&project)
+            .arg("-o")
+            .arg(out)
+            .arg("--timings");
+        cmd.env("GROUNDWORK_CACHE_DIR", &cache_dir);
+        if !cached {
+            cmd.arg("--no-cache");
+        }
+        let t = Instant::now();
+        let o = cmd.output().expect("run groundwork");
+        let wall = t.elapsed().as_secs_f64();
+        assert!(
+            o.status.success(),
+            "groundwork compile: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text =
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+        let device = text
+            .lines()
+            .find(|l| {
+                l.contains("bak") && (l.contains("CPU") || l.contains("GPU") || l.contains("on "))
+            })
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        (wall, device)
+    };
+    let out = dir.join("layered.sd7");
+    let cold_out = dir.join("layered-cold.sd7");
+    let (no_cache, device) = compile(&cold_out, false);
+    let (cold, _) = compile(&out, true);
+    let (unchanged, _) = compile(&out, true);
+    same_archive(&out, &cold_out).expect("a recompile with nothing changed is the cold bytes");
+    // a raise stroke
+    let ops = dir.join("layered-stroke.toml");
+    std::fs::write(
+        &ops,
+        "[[op]]\ntool = \"raise\"\npath = [[3000.0, 2500.0]]\nradius_elmos = 300.0\nstrength = 0.8\n",
+    )
+    .unwrap();
+    let edited = Command::new(gw)
+        .arg("edit")
+        .arg(&project)
+        .arg("--ops")
+        .arg(&ops)
+        .arg("--cpu")
+        .output()
+        .expect("run groundwork edit");
+    assert!(
+        edited.status.success(),
+        "{}",
+        String::from_utf8_lossy(&edited.stderr)
+    );
+    let (stroke, _) = compile(&out, true);
+    compile(&cold_out, false);
+    same_archive(&out, &cold_out).expect("after a stroke: the cold bytes");
+    // a mask paint: 64 x 64 mask pixels (1024 x 1024 elmos) of the masked layer painted in
+    let mut map = groundwork::formats::open_map(&project)
+        .expect("the project")
+        .map;
+    let last = map.texture_layers.len() - 1;
+    let mask = map.texture_layers[last].mask.as_mut().expect("the mask");
+    for z in 150..214 {
+        for x in 300..364 {
+            mask.set(x, z, 255);
+        }
+    }
+    groundwork::formats::project::save_project(&map, &project).expect("save the project");
+    let (painted, _) = compile(&out, true);
+    compile(&cold_out, false);
+    same_archive(&out, &cold_out).expect("after a mask paint: the cold bytes");
+    println!(
+        "\nthe generated layered map: 16x16 continental, {layers} texture layers (generated in {made_s:.1} s), to .sd7; {device}"
+    );
+    println!();
+    println!("| compile | wall s | of the cold compile |");
+    println!("|---|---|---|");
+    println!("| cold, --no-cache | {no_cache:.2} | |");
+    println!("| cold, into an empty cache | {cold:.2} | 1.00 |");
+    for (what, s) in [
+        ("nothing changed", unchanged),
+        ("after a raise stroke (radius 300)", stroke),
+        ("after a mask paint (64 x 64 mask pixels)", painted),
+    ] {
+        println!("| {what} | {s:.2} | {:.2} |", s / cold);
+    }
+    println!("(each edited map's archive is byte for byte a compile without the cache)");
 }
 
 /// `groundwork decompile` of the cold `.sdd`, then the peer's and Debian's `mapdecompile` on

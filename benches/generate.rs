@@ -3,7 +3,12 @@
 //! picture is not repainted in the timed part (the editor keeps it; `groundwork new` paints it
 //! once after).
 //!
-//! `cargo bench --bench generate [-- --sizes 16 --presets canyon,continental --no-cpu]`.
+//! Then `groundwork new` as a user runs it (continental, 4 players, rotate-4, a sea): the whole
+//! new map, ground picture and layers included, on the CPU path, at 8x8, 16x16 and 32x32.
+//! Each row names the device it ran on.
+//!
+//! `cargo bench --bench generate [-- --sizes 16 --presets canyon,continental --no-cpu
+//! --new-sizes 8,16,32]`.
 
 use std::time::Instant;
 
@@ -16,6 +21,7 @@ use groundwork::map::recipe::{Preset, Recipe};
 
 struct Args {
     sizes: Vec<u32>,
+    new_sizes: Vec<u32>,
     presets: Vec<Preset>,
     cpu: bool,
 }
@@ -23,6 +29,7 @@ struct Args {
 fn args() -> Args {
     let mut a = Args {
         sizes: vec![16],
+        new_sizes: vec![8, 16, 32],
         presets: vec![Preset::Canyon, Preset::Continental],
         cpu: true,
     };
@@ -39,6 +46,12 @@ fn args() -> Args {
             "--presets" => {
                 if let Some(v) = argv.get(i + 1) {
                     a.presets = v.split(',').filter_map(|s| s.trim().parse().ok()).collect();
+                }
+                i += 1;
+            }
+            "--new-sizes" => {
+                if let Some(v) = argv.get(i + 1) {
+                    a.new_sizes = v.split(',').filter_map(|s| s.trim().parse().ok()).collect();
                 }
                 i += 1;
             }
@@ -59,8 +72,12 @@ fn main() {
     }
     let kernels = gpu.as_ref().and_then(BrushKernels::new);
     let renderer = gpu.as_ref().map(Renderer::new);
-    println!("\n| map | preset | GPU s | CPU twin s | spots | vents |");
-    println!("|---|---|---|---|---|---|");
+    let gpu_name = gpu
+        .as_ref()
+        .map_or("-".to_string(), |c| c.info.name.clone());
+    let cpu_name = cpu_model();
+    println!("\n| map | preset | GPU s | CPU twin s | spots | vents | GPU | CPU |");
+    println!("|---|---|---|---|---|---|---|---|");
     for &size in &a.sizes {
         let spec = NewMap {
             width_units: size,
@@ -102,9 +119,50 @@ fn main() {
                 counts = (out.spots, out.vents);
             }
             println!(
-                "| {size}x{size} | {preset} | {gpu_s} | {cpu_s} | {} | {} |",
+                "| {size}x{size} | {preset} | {gpu_s} | {cpu_s} | {} | {} | {gpu_name} | {cpu_name} |",
                 counts.0, counts.1
             );
+        }
+    }
+    new_rows(&a.new_sizes, &cpu_name);
+}
+
+/// The CPU's model name and its cores, from `/proc/cpuinfo` where there is one.
+fn cpu_model() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let name = info
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map_or("CPU".to_string(), |s| s.trim().to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{name}, {cores} cores")
+}
+
+/// `groundwork new --terrain continental` end to end on the CPU path, at each size.
+fn new_rows(sizes: &[u32], cpu_name: &str) {
+    use groundwork::edit::new_map::new_map_generated;
+    println!("\n`groundwork new`, continental, 4 players, rotate-4, a sea at 60 elmos, seed 7:\n");
+    println!("| map | new s | texture layers | device |");
+    println!("|---|---|---|---|");
+    for &size in sizes {
+        let spec = NewMap {
+            width_units: size,
+            depth_units: size,
+            players: 4,
+            symmetry: SymmetryMode::Rotate(4),
+            sea_level_elmos: Some(60.0),
+            recipe: Some(Recipe::preset(Preset::Continental, 7)),
+            ..NewMap::default()
+        };
+        let t = Instant::now();
+        match new_map_generated(&spec) {
+            Ok((map, _)) => println!(
+                "| {size}x{size} | {:.2} | {} | CPU twin on {cpu_name} |",
+                t.elapsed().as_secs_f64(),
+                map.texture_layers.len()
+            ),
+            Err(e) => println!("| {size}x{size} | {e} | | |"),
         }
     }
 }
