@@ -65,10 +65,11 @@ fn args() -> Args {
 
 fn main() {
     let a = args();
-    let gpu = GpuContext::headless().ok().filter(|c| c.compute);
+    // a CPU adapter (lavapipe, llvmpipe) is no GPU: the GPU column then stays empty
+    let gpu = GpuContext::headless().ok().filter(|c| c.compute && !c.is_cpu());
     match &gpu {
         Some(c) => println!("GPU: {}", c.describe()),
-        None => println!("GPU: none with compute shaders (CPU column only)"),
+        None => println!("GPU: none with compute shaders that is not a CPU (CPU column only)"),
     }
     let kernels = gpu.as_ref().and_then(BrushKernels::new);
     let renderer = gpu.as_ref().map(Renderer::new);
