@@ -66,7 +66,9 @@ fn args() -> Args {
 fn main() {
     let a = args();
     // a CPU adapter (lavapipe, llvmpipe) is no GPU: the GPU column then stays empty
-    let gpu = GpuContext::headless().ok().filter(|c| c.compute && !c.is_cpu());
+    let gpu = GpuContext::headless()
+        .ok()
+        .filter(|c| c.compute && !c.is_cpu());
     match &gpu {
         Some(c) => println!("GPU: {}", c.describe()),
         None => println!("GPU: none with compute shaders that is not a CPU (CPU column only)"),

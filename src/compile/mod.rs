@@ -254,7 +254,7 @@ fn bake_and_tile_cached<'m>(
             match &options.baker {
                 None => baking.bake_blocks(tex.rgba_mut(), which, &|| {
                     let n = rows_done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if n % 64 == 0 {
+                    if n.is_multiple_of(64) {
                         progress.report(Stage::Bake, n.min(rows_wanted), rows_wanted);
                     }
                     !progress.is_cancelled()

@@ -246,6 +246,10 @@ pub fn build_tiles_cached(
     )
 }
 
+/// Puts the texels of the tiles marked `true` into the texture (baking the blocks they lie in).
+pub(crate) type FillBlocks<'f> =
+    dyn Fn(&mut GroundTexture, &[bool]) -> Result<(), FormatError> + Sync + 'f;
+
 /// Tiles whose texels the texture does not hold, known by their keys (blocks the compile
 /// cache did not bake again), and how to get their texels should the tile cache have lost
 /// them.
@@ -253,7 +257,7 @@ pub(crate) struct KnownTiles<'a> {
     /// Per tile (row-major over the texture's cells): its key, when its texels are not there.
     pub(crate) keys: Vec<Option<TileKey>>,
     /// Puts the texels of the tiles marked into the texture.
-    pub(crate) fill: &'a (dyn Fn(&mut GroundTexture, &[bool]) -> Result<(), FormatError> + Sync),
+    pub(crate) fill: &'a FillBlocks<'a>,
 }
 
 /// [`build_tiles_cached`] over a texture some of whose tiles are `known` by key alone.

@@ -171,7 +171,7 @@ pub fn visible_cells(
     let cell = GRASS_CELL_ELMOS;
     // the widest square the budget allows; floor and ceil at both sides add up to 2 cells
     let side_cells = (budget as f64).sqrt().floor() as u32;
-    if side_cells < 3 || !(fade_elmos[1] > 0.0) || !eye.is_finite() {
+    if side_cells < 3 || fade_elmos[1].is_nan() || fade_elmos[1] <= 0.0 || !eye.is_finite() {
         return none;
     }
     let budget_reach = (side_cells - 2) as f32 * cell / 2.0;
