@@ -148,6 +148,10 @@ pub struct KernelSpec {
     pub entries: &'static [&'static str],
     pub extras: &'static [Extra],
     pub cpu: fn(entry: &str, pass: &mut CpuPass),
+    /// The same twin over a whole dispatch at once, on arrays (each value computed once per
+    /// pass, not once per reader), where the per-pass twin is too slow for the whole map. It
+    /// writes the same bits as `cpu` pass by pass, and a test of its tool checks that.
+    pub cpu_dispatch: Option<fn(d: &Dispatch, target: &mut Grid<f32>)>,
 }
 
 impl KernelSpec {
@@ -205,6 +209,9 @@ pub struct CpuPass<'a> {
     pub mask: Option<&'a Grid<f32>>,
     pub stamp: Option<&'a Grid<f32>>,
     pub original: Option<&'a Grid<f32>>,
+    /// The layer's cells [`CpuPass::map_cells`] computes, where not all of them: the others
+    /// keep their values (a symmetrize pass after it overwrites them unread).
+    pub only: Option<&'a [bool]>,
 }
 
 /// What a CPU twin sees of one cell's surroundings: everything but the target's other cells.
@@ -245,14 +252,18 @@ impl<'a> CpuPass<'a> {
             stamp: self.stamp,
             original: self.original,
         };
+        let only = self.only;
         let data = self.target.data_mut();
         data.par_chunks_mut(stride)
             .enumerate()
             .skip(rect.z0)
             .take(rect.h)
             .for_each(|(z, row)| {
+                let wanted = only.map(|o| &o[z * stride..(z + 1) * stride]);
                 for (x, v) in row.iter_mut().enumerate().take(rect.x1()).skip(rect.x0) {
-                    *v = f(&view, [x as u32, z as u32], *v);
+                    if wanted.is_none_or(|w| w[x]) {
+                        *v = f(&view, [x as u32, z as u32], *v);
+                    }
                 }
             });
     }
@@ -405,8 +416,33 @@ pub struct CpuScratch {
     state: Option<Grid<[f32; 4]>>,
 }
 
-/// Runs `d` on the CPU over `target` (the whole layer), pass by pass, as the GPU does.
+/// Runs `d` on the CPU over `target` (the whole layer), as the GPU does: through the kernel's
+/// whole-dispatch twin when it has one, else pass by pass.
 pub fn run_cpu(d: &Dispatch, target: &mut Grid<f32>, scratch: &mut CpuScratch) {
+    match d.kernel.cpu_dispatch {
+        Some(run) => run(d, target),
+        None => run_cpu_per_pass(d, target, scratch),
+    }
+}
+
+/// Runs `d` on the CPU pass by pass through the kernel's per-pass twin (the reference the
+/// whole-dispatch twins are tested against).
+pub fn run_cpu_per_pass(d: &Dispatch, target: &mut Grid<f32>, scratch: &mut CpuScratch) {
+    run_passes(d, target, scratch, None);
+}
+
+/// Runs `d`, a dispatch of point-wise passes, pass by pass on only the cells marked in
+/// `only` (one flag a cell of the layer); the others keep their values.
+pub fn run_cpu_on(d: &Dispatch, target: &mut Grid<f32>, scratch: &mut CpuScratch, only: &[bool]) {
+    run_passes(d, target, scratch, Some(only));
+}
+
+fn run_passes(
+    d: &Dispatch,
+    target: &mut Grid<f32>,
+    scratch: &mut CpuScratch,
+    only: Option<&[bool]>,
+) {
     let k = d.kernel;
     let src = d.params.src_rect();
     if k.uses(Extra::State) {
@@ -431,6 +467,7 @@ pub fn run_cpu(d: &Dispatch, target: &mut Grid<f32>, scratch: &mut CpuScratch) {
                 mask: d.mask.as_deref(),
                 stamp: d.stamp.as_deref(),
                 original: d.original.as_deref(),
+                only,
             };
             (k.cpu)(pass.entry, &mut cpu);
         }

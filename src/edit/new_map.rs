@@ -129,7 +129,8 @@ pub fn new_map(spec: &NewMap) -> Result<Map, String> {
 /// [`new_map`], and what the generator had to say when the spec has a recipe (its height steps
 /// run on the CPU, so the same spec gives the same bytes on every machine).
 pub fn new_map_generated(spec: &NewMap) -> Result<(Map, Outcome), String> {
-    let mut map = plain_map(spec)?;
+    // the generator paints the ground picture from the heights it makes
+    let mut map = plain_map(spec, spec.recipe.is_none())?;
     let outcome = match &spec.recipe {
         Some(r) => generate(&mut map, r, None)?,
         None => Outcome::default(),
@@ -137,7 +138,9 @@ pub fn new_map_generated(spec: &NewMap) -> Result<(Map, Outcome), String> {
     Ok((map, outcome))
 }
 
-fn plain_map(spec: &NewMap) -> Result<Map, String> {
+/// The new map before the generator: its settings, heights (flat or the heightmap) and
+/// starts, and with `paint` the ground picture coloured from the heights.
+fn plain_map(spec: &NewMap, paint: bool) -> Result<Map, String> {
     let (size, sea, starts) = check(spec)?;
     let settings = MapSettings {
         name: spec.name.trim().to_string(),
@@ -168,7 +171,10 @@ fn plain_map(spec: &NewMap) -> Result<Map, String> {
             );
         }
     }
-    map.texture = crate::map::GroundTexture::default_for_heights(size, &map.heights, &map.settings);
+    if paint {
+        map.texture =
+            crate::map::GroundTexture::default_for_heights(size, &map.heights, &map.settings);
+    }
     map.teams = starts
         .into_iter()
         .map(|[x, z]| Team {

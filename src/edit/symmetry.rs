@@ -3,6 +3,8 @@
 //! position-dependent results (noise, erosion, stamps) exactly symmetric by copying each cell
 //! outside the fundamental sector from its image inside it.
 
+use rayon::prelude::*;
+
 use crate::map::SymmetryMode;
 
 use super::kernel::{CpuPass, KernelSpec};
@@ -217,14 +219,30 @@ pub static SYMMETRIZE: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[],
     cpu: symmetrize_cpu,
+    cpu_dispatch: None,
 };
+
+/// The sector cell the symmetrize kernel copies into cell `pf` (`e` the layer's last cell
+/// index on each axis, `t` its numbers), or None where it leaves the cell as it is.
+fn symmetrize_source(t: &[f32; 16], e: [f32; 2], pf: [f32; 2]) -> Option<[usize; 2]> {
+    let (code, co, si, n) = (t[0] as u32, t[1], t[2], t[5] as u32);
+    let canon = |q: [f32; 2]| canonical(code, n, [co, si], e, q);
+    let c = canon(pf);
+    let q = [round_half_up(c[0]), round_half_up(c[1])];
+    if q == pf || canon(q) != q {
+        return None;
+    }
+    if q[0] < 0.0 || q[1] < 0.0 || q[0] > e[0] || q[1] > e[1] {
+        return None;
+    }
+    Some([q[0] as usize, q[1] as usize])
+}
 
 fn symmetrize_cpu(_entry: &str, pass: &mut CpuPass) {
     let p = *pass.params;
     let t = p.tool;
-    let (code, co, si, scale, add, n) = (t[0] as u32, t[1], t[2], t[3], t[4], t[5] as u32);
+    let (scale, add) = (t[3], t[4]);
     let e = [p.layer_size[0] as f32 - 1.0, p.layer_size[1] as f32 - 1.0];
-    let canon = |q: [f32; 2]| canonical(code, n, [co, si], e, q);
     let rect = p.rect();
     // reads come only from the sector, writes only outside it: copy first, then write
     let mut writes = Vec::new();
@@ -238,20 +256,31 @@ fn symmetrize_cpu(_entry: &str, pass: &mut CpuPass) {
             if !near {
                 continue;
             }
-            let c = canon(pf);
-            let q = [round_half_up(c[0]), round_half_up(c[1])];
-            if q == pf || canon(q) != q {
-                continue;
+            if let Some([qx, qz]) = symmetrize_source(&t, e, pf) {
+                writes.push((x, z, pass.target.get(qx, qz)));
             }
-            if q[0] < 0.0 || q[1] < 0.0 || q[0] > e[0] || q[1] > e[1] {
-                continue;
-            }
-            writes.push((x, z, pass.target.get(q[0] as usize, q[1] as usize)));
         }
     }
     for (x, z, v) in writes {
         pass.target.set(x, z, v);
     }
+}
+
+/// The cells of a `dims` layer whose values a whole-layer symmetrize under `mode` keeps or
+/// reads: a point-wise pass followed by it needs to compute only these, the rest being
+/// overwritten unread.
+pub fn cells_symmetrize_reads(mode: SymmetryMode, dims: (usize, usize)) -> Vec<bool> {
+    let t = symmetrize_tool_params(mode, 1.0, 0.0);
+    let e = [dims.0 as f32 - 1.0, dims.1 as f32 - 1.0];
+    let sources: Vec<Option<[usize; 2]>> = (0..dims.0 * dims.1)
+        .into_par_iter()
+        .map(|c| symmetrize_source(&t, e, [(c % dims.0) as f32, (c / dims.0) as f32]))
+        .collect();
+    let mut kept: Vec<bool> = sources.iter().map(Option::is_none).collect();
+    for [qx, qz] in sources.into_iter().flatten() {
+        kept[qz * dims.0 + qx] = true;
+    }
+    kept
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! whole map. [`super::ground_layers::bake_per_texel`] is the plain definition it follows,
 //! within a level a channel (the lerps are taken in another order).
 
+use crate::map::float::floor;
 use rayon::prelude::*;
 
 use super::ground_layers::{
@@ -47,14 +48,14 @@ fn texel_centre_elmos(t: usize) -> f32 {
 /// Where `x_elmos` falls among `n` vertices 8 elmos apart: the one below and the fraction.
 fn vertex_place(x_elmos: f32, n: usize) -> (u32, f32) {
     let u = (x_elmos / ELMOS_PER_SQUARE as f32).clamp(0.0, (n - 1) as f32);
-    let i = u.floor();
+    let i = floor(u);
     (i as u32, u - i)
 }
 
 /// Where `x_elmos` falls among `n` mask cells (bilinear between cell centres, clamped).
 fn cell_place(x_elmos: f32, n: usize) -> (u32, u32, f32) {
     let x = (x_elmos / MASK_TEXEL_ELMOS - 0.5).clamp(0.0, (n - 1) as f32);
-    let c = x.floor();
+    let c = floor(x);
     let c0 = c as usize;
     (c0 as u32, (c0 + 1).min(n - 1) as u32, x - c)
 }
@@ -62,7 +63,7 @@ fn cell_place(x_elmos: f32, n: usize) -> (u32, u32, f32) {
 /// Where `x_elmos` falls in a picture `n` texels across repeating every `scale_elmos`.
 fn picture_place(x_elmos: f32, scale_elmos: f32, n: usize) -> (u32, u32, f32) {
     let x = (x_elmos / scale_elmos).rem_euclid(1.0) * n as f32 - 0.5;
-    let x0 = x.floor();
+    let x0 = floor(x);
     let wrap = |i: f32| (i as i64).rem_euclid(n as i64) as u32;
     (wrap(x0), wrap(x0 + 1.0), x - x0)
 }
@@ -560,11 +561,11 @@ fn noise_row(
     // each octave's lattice columns blended between the two lattice rows, then per texel
     let octave = |seed: u32, freq: f32, line: &mut Vec<f32>| -> i32 {
         let z = zs * freq;
-        let z0 = z.floor();
+        let z0 = floor(z);
         let sz = smooth(z - z0);
         let j = z0 as i32;
-        let lo = (x_first * freq).floor() as i32;
-        let hi = (x_last * freq).floor() as i32 + 1;
+        let lo = floor(x_first * freq) as i32;
+        let hi = floor(x_last * freq) as i32 + 1;
         line.clear();
         line.extend(
             (lo..=hi).map(|i| lattice(seed, i, j) * (1.0 - sz) + lattice(seed, i, j + 1) * sz),
@@ -575,7 +576,7 @@ fn noise_row(
     let lo1 = octave(seed, 1.0, line);
     let lo2 = octave(seed ^ OCTAVE_2_SEED, 2.0, &mut second);
     let at = |line: &[f32], lo: i32, x: f32| {
-        let x0 = x.floor();
+        let x0 = floor(x);
         let sx = smooth(x - x0);
         let i = (x0 as i32 - lo) as usize;
         line[i] * (1.0 - sx) + line[i + 1] * sx

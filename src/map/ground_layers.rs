@@ -10,6 +10,7 @@
 //! metal cell ([`MASK_TEXEL_ELMOS`] = 16 elmos: 4 MiB a layer on a 32x32 map, so 16 layers
 //! take 64 MiB), 128 leaving the rules alone, 255 forcing the layer on, 0 forcing it off.
 
+use crate::map::float::floor;
 use rayon::prelude::*;
 
 use super::materials::BuiltinMaterial;
@@ -238,7 +239,7 @@ impl MaterialImage {
         let (w, h) = (self.width, self.height);
         let x = u.rem_euclid(1.0) * w as f32 - 0.5;
         let y = v.rem_euclid(1.0) * h as f32 - 0.5;
-        let (x0, y0) = (x.floor(), y.floor());
+        let (x0, y0) = (floor(x), floor(y));
         let (fx, fy) = (x - x0, y - y0);
         let wrap = |i: f32, n: usize| (i as i64).rem_euclid(n as i64) as usize;
         let (xa, xb) = (wrap(x0, w), wrap(x0 + 1.0, w));
@@ -383,7 +384,7 @@ pub(crate) const OCTAVE_2_SEED: u32 = 0x5bd1_e995;
 /// the second, at twice the frequency).
 fn value_noise(seed: u32, x: f32, z: f32) -> f32 {
     let octave = |seed: u32, x: f32, z: f32| {
-        let (x0, z0) = (x.floor(), z.floor());
+        let (x0, z0) = (floor(x), floor(z));
         let (fx, fz) = (x - x0, z - z0);
         let (sx, sz) = (fx * fx * (3.0 - 2.0 * fx), fz * fz * (3.0 - 2.0 * fz));
         let (i, j) = (x0 as i32, z0 as i32);
@@ -451,7 +452,7 @@ fn bilinear_bytes(g: &Grid<u8>, x: f32, z: f32, f: impl Fn(u8) -> f32) -> f32 {
     let (w, h) = g.dims();
     let x = x.clamp(0.0, (w - 1) as f32);
     let z = z.clamp(0.0, (h - 1) as f32);
-    let (x0, z0) = (x.floor() as usize, z.floor() as usize);
+    let (x0, z0) = (floor(x) as usize, floor(z) as usize);
     let (x1, z1) = ((x0 + 1).min(w - 1), (z0 + 1).min(h - 1));
     let (fx, fz) = (x - x0 as f32, z - z0 as f32);
     let top = f(g.get(x0, z0)) * (1.0 - fx) + f(g.get(x1, z0)) * fx;

@@ -2,6 +2,7 @@
 //! carries, features and teams. No files, no GPU, no UI.
 
 pub mod bar;
+pub mod float;
 pub mod grass;
 pub mod grid;
 pub mod ground_bake;

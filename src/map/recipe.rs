@@ -200,13 +200,15 @@ impl Default for ClampStep {
     }
 }
 
-/// The thermal erosion brush over the whole map.
+/// The thermal erosion brush over the whole map, at map scale: on the heights every
+/// `cell_elmos` apart (see [`erosion_factor`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ThermalStep {
     pub talus_deg: f32,
     pub iterations: u32,
     pub strength: f32,
+    pub cell_elmos: f32,
 }
 
 impl Default for ThermalStep {
@@ -215,11 +217,13 @@ impl Default for ThermalStep {
             talus_deg: 40.0,
             iterations: 20,
             strength: 0.5,
+            cell_elmos: MAP_SCALE_CELL_ELMOS,
         }
     }
 }
 
-/// The hydraulic erosion brush (Mei et al.'s pipe model) over the whole map.
+/// The hydraulic erosion brush (Mei et al.'s pipe model) over the whole map, at map scale:
+/// on the heights every `cell_elmos` apart (see [`erosion_factor`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HydraulicStep {
@@ -229,6 +233,18 @@ pub struct HydraulicStep {
     pub evaporation: f32,
     pub repose_deg: f32,
     pub strength: f32,
+    pub cell_elmos: f32,
+}
+
+/// The erosion steps' grid by default: every second height vertex (16 elmos), so the water
+/// carves valleys at the map's scale, in a quarter of the work.
+pub const MAP_SCALE_CELL_ELMOS: f32 = 16.0;
+
+/// The erosion steps run on every `factor`-th height vertex: `cell_elmos` over the 8 elmos
+/// between vertices, rounded down to 1, 2, 4 or 8 (each divides a map's 64 squares a unit).
+pub fn erosion_factor(cell_elmos: f32) -> usize {
+    let f = (cell_elmos / 8.0).clamp(1.0, 8.0) as usize;
+    1 << f.ilog2()
 }
 
 impl Default for HydraulicStep {
@@ -240,6 +256,7 @@ impl Default for HydraulicStep {
             evaporation: 0.02,
             repose_deg: 35.0,
             strength: 0.6,
+            cell_elmos: MAP_SCALE_CELL_ELMOS,
         }
     }
 }
@@ -458,6 +475,7 @@ impl Step {
                     ));
                 }
                 at_most(s.iterations, 200, "iterations")?;
+                pos(s.cell_elmos, "cell_elmos")?;
                 unit(s.strength, "strength")
             }
             Step::HydraulicErosion(s) => {
@@ -471,6 +489,7 @@ impl Step {
                         s.repose_deg
                     ));
                 }
+                pos(s.cell_elmos, "cell_elmos")?;
                 unit(s.strength, "strength")
             }
             Step::Coast(s) => {

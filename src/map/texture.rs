@@ -3,6 +3,7 @@
 
 use rayon::prelude::*;
 
+use super::float::floor;
 use super::{Grid, MapSettings, MapSize};
 
 /// The ground texture the engine draws, `mapx * 8` by `mapy * 8` RGBA8 texels, row-major.
@@ -108,33 +109,53 @@ impl GroundTexture {
         // a colour per height vertex, from its height and slope
         let (vw, vh) = heights.dims();
         let mut vertex_rgb = vec![[0f32; 3]; vw * vh];
-        vertex_rgb.chunks_mut(vw).enumerate().for_each(|(z, row)| {
-            for (x, c) in row.iter_mut().enumerate() {
-                let (xi, zi) = (x as i64, z as i64);
-                let dx = heights.get_clamped(xi + 1, zi) - heights.get_clamped(xi - 1, zi);
-                let dz = heights.get_clamped(xi, zi + 1) - heights.get_clamped(xi, zi - 1);
-                let slope = ((dx * dx + dz * dz).sqrt() / 16.0).min(1.0);
-                *c = height_colour(heights.get(x, z) / span, slope);
-            }
-        });
-        // texels interpolate the colours of the square's corners (8 texels per square)
+        vertex_rgb
+            .par_chunks_mut(vw)
+            .enumerate()
+            .for_each(|(z, row)| {
+                for (x, c) in row.iter_mut().enumerate() {
+                    let (xi, zi) = (x as i64, z as i64);
+                    let dx = heights.get_clamped(xi + 1, zi) - heights.get_clamped(xi - 1, zi);
+                    let dz = heights.get_clamped(xi, zi + 1) - heights.get_clamped(xi, zi - 1);
+                    let slope = ((dx * dx + dz * dz).sqrt() / 16.0).min(1.0);
+                    *c = height_colour(heights.get(x, z) / span, slope);
+                }
+            });
+        // texels interpolate the colours of the square's corners (8 texels per square): each
+        // texel column's corner and fraction worked out once
+        let place = |t: usize, n: usize| {
+            let f = (t as f32 + 0.5) / 8.0;
+            let i = (floor(f) as usize).min(n - 2);
+            (i, (f - i as f32).min(1.0))
+        };
         let mut rgba = vec![0u8; w * h * 4];
-        rgba.chunks_mut(w * 4).enumerate().for_each(|(y, row)| {
-            let fz = (y as f32 + 0.5) / 8.0;
-            let z0 = (fz.floor() as usize).min(vh - 2);
-            let tz = (fz - z0 as f32).min(1.0);
-            for x in 0..w {
-                let fx = (x as f32 + 0.5) / 8.0;
-                let x0 = (fx.floor() as usize).min(vw - 2);
-                let tx = (fx - x0 as f32).min(1.0);
-                let c = |xx: usize, zz: usize| vertex_rgb[zz * vw + xx];
-                let (a, b, cc, d) = (c(x0, z0), c(x0 + 1, z0), c(x0, z0 + 1), c(x0 + 1, z0 + 1));
+        if vertex_rgb.iter().all(|c| *c == vertex_rgb[0]) {
+            // level ground is one colour: every texel interpolates equal corners to it
+            let c = vertex_rgb[0];
+            let texel = [c[0] as u8, c[1] as u8, c[2] as u8, 255];
+            rgba.par_chunks_mut(4 * 4096).for_each(|run| {
+                run.chunks_exact_mut(4)
+                    .for_each(|t| t.copy_from_slice(&texel))
+            });
+            return GroundTexture {
+                width: w,
+                height: h,
+                rgba,
+            };
+        }
+        let columns: Vec<(usize, f32)> = (0..w).map(|x| place(x, vw)).collect();
+        rgba.par_chunks_mut(w * 4).enumerate().for_each(|(y, row)| {
+            let (z0, tz) = place(y, vh);
+            let near = &vertex_rgb[z0 * vw..(z0 + 1) * vw];
+            let far = &vertex_rgb[(z0 + 1) * vw..(z0 + 2) * vw];
+            for (texel, &(x0, tx)) in row.chunks_exact_mut(4).zip(&columns) {
+                let (a, b, cc, d) = (near[x0], near[x0 + 1], far[x0], far[x0 + 1]);
                 for ch in 0..3 {
                     let top = a[ch] + (b[ch] - a[ch]) * tx;
                     let bottom = cc[ch] + (d[ch] - cc[ch]) * tx;
-                    row[x * 4 + ch] = (top + (bottom - top) * tz) as u8;
+                    texel[ch] = (top + (bottom - top) * tz) as u8;
                 }
-                row[x * 4 + 3] = 255;
+                texel[3] = 255;
             }
         });
 
@@ -179,4 +200,35 @@ fn height_colour(t: f32, slope: f32) -> [f32; 3] {
 pub fn box_range(o: usize, n: usize, side: usize) -> (usize, usize) {
     let start = o * n / side;
     (start, ((o + 1) * n / side).max(start + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Level ground takes the one-colour path; the same ground with one raised vertex takes
+    /// the interpolating one, and away from the bump both give the same texels.
+    #[test]
+    fn level_ground_paints_the_colour_the_interpolation_gives() {
+        let size = MapSize::new(2, 2).unwrap();
+        let settings = MapSettings::default();
+        let (vw, vh) = (
+            size.width_units() as usize * 64 + 1,
+            size.height_units() as usize * 64 + 1,
+        );
+        let level = Grid::filled(vw, vh, 100.0f32);
+        let mut bumped = level.clone();
+        bumped.set(10, 10, 300.0);
+        let a = GroundTexture::default_for_heights(size, &level, &settings);
+        let b = GroundTexture::default_for_heights(size, &bumped, &settings);
+        let texel = |t: &GroundTexture, x: usize, y: usize| {
+            let i = (y * t.width + x) * 4;
+            t.rgba[i..i + 4].to_vec()
+        };
+        assert_ne!(texel(&a, 80, 80), texel(&b, 80, 80), "the bump shows");
+        for (x, y) in [(500, 500), (1000, 20), (0, 1023), (1023, 1023)] {
+            assert_eq!(texel(&a, x, y), texel(&b, x, y), "texel {x},{y}");
+        }
+        assert!(a.rgba.chunks(4).all(|t| t == &a.rgba[..4]));
+    }
 }

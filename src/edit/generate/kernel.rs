@@ -2,6 +2,7 @@
 //! CPU twin in the same f32 order, and the whole-map dispatches the generator runs: a step over
 //! every cell, and the symmetrize kernel over every cell.
 
+use crate::map::float::floor;
 use std::sync::Arc;
 
 use crate::edit::LayerId;
@@ -29,6 +30,7 @@ pub static GENERATE: KernelSpec = KernelSpec {
     ],
     extras: &[Extra::Source, Extra::Stamp],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// A dispatch of `entry` over the whole heights layer (`dims` vertices, `elmos_per_cell`
@@ -114,7 +116,7 @@ fn segment_dist(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
 }
 
 fn near_cell(v: f32) -> i32 {
-    (v + 0.5).floor() as i32
+    floor(v + 0.5) as i32
 }
 
 /// The kernel's table: row 0 the start count and the starts (elmos), row 1 the symmetry's
@@ -228,7 +230,7 @@ fn shape(preset: u32, p: [f32; 2], t: &[f32; 16], table: &Table) -> f32 {
         4 => 0.2 + 0.55 * n,
         5 => {
             let q = n * 3.0;
-            let lv = q.floor().min(2.0);
+            let lv = floor(q).min(2.0);
             let f = q - lv;
             0.15 + 0.25 * (lv + step01(0.35, 0.65, f))
         }
@@ -273,7 +275,7 @@ fn cpu_twin(entry: &str, pass: &mut CpuPass) {
             let s = t[0];
             let k = 1.0 - 0.95 * t[1];
             let q = h / s;
-            let fl = q.floor();
+            let fl = floor(q);
             let f = q - fl;
             (fl + step01(1.0 - k, 1.0, f)) * s
         }),

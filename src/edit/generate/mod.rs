@@ -14,18 +14,19 @@ pub mod placement;
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::brush::{Brush, BrushShape, Falloff};
-use super::kernel::{CpuScratch, Dispatch, run_cpu};
+use super::kernel::{CpuScratch, Dispatch, GpuDab, KernelParams, run_cpu, run_cpu_on};
 use super::new_map::start_positions;
 use super::session::GpuLayers;
-use super::stroke::Stroke;
-use super::symmetry::images;
-use super::tools::{ToolSettings, find};
+use super::symmetry::{SYMMETRIZE, cells_symmetrize_reads, images};
+use super::tools::{StrokeStart, ToolSettings, find};
 use super::{GridRect, LayerId};
 use crate::map::ground_layers::{Band, Breakup, Material, TextureLayer};
 use crate::map::materials::BuiltinMaterial;
-use crate::map::recipe::{Recipe, Step};
-use crate::map::{ELMOS_PER_SQUARE, Grid, GroundTexture, Map, SymmetryMode, Team};
+use crate::map::recipe::{Recipe, Step, erosion_factor};
+use crate::map::{ELMOS_PER_SQUARE, Grid, GroundTexture, Map, Team};
 
 /// What a run of the recipe did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -50,16 +51,29 @@ fn step_seed(seed: u32, index: usize) -> u32 {
 
 /// Where the height steps run.
 enum Runner<'a> {
-    Cpu(CpuScratch),
+    /// The CPU twins; `kept` marks the cells a symmetrize pass keeps or reads (None without
+    /// symmetry copies): a generator pass followed by one computes only those.
+    Cpu {
+        scratch: CpuScratch,
+        kept: Option<Vec<bool>>,
+    },
     Gpu(&'a mut dyn GpuLayers),
 }
 
 impl Runner<'_> {
     fn run(&mut self, heights: &mut Grid<f32>, dispatches: &[Dispatch]) -> Result<(), String> {
         match self {
-            Runner::Cpu(scratch) => {
+            Runner::Cpu { scratch, kept } => {
+                let symmetrized = dispatches
+                    .last()
+                    .is_some_and(|d| std::ptr::eq(d.kernel, &SYMMETRIZE));
                 for d in dispatches {
-                    run_cpu(d, heights, scratch);
+                    match kept {
+                        Some(k) if symmetrized && std::ptr::eq(d.kernel, &kernel::GENERATE) => {
+                            run_cpu_on(d, heights, scratch, k)
+                        }
+                        _ => run_cpu(d, heights, scratch),
+                    }
                 }
                 Ok(())
             }
@@ -68,19 +82,35 @@ impl Runner<'_> {
     }
 }
 
-/// The dispatches of one erosion step: the brush's stroke with one square dab over the whole
-/// map (flat falloff, so the rain falls everywhere), without symmetry copies.
-fn erosion_dispatches(map: &mut Map, step: &Step) -> Result<Vec<Dispatch>, String> {
-    let (tool, strength) = match step {
-        Step::ThermalErosion(s) => (find("thermal-erosion"), s.strength),
-        Step::HydraulicErosion(s) => (find("hydraulic-erosion"), s.strength),
-        _ => return Ok(Vec::new()),
+/// An erosion step at map scale, on the CPU twin: the brush over the whole of the heights
+/// sampled every `factor` vertices ([`erosion_factor`]) and divided by `factor`, so the grid
+/// is again 8 elmos a cell to the tool and every slope keeps its angle; the change, times
+/// `factor`, is laid back on every vertex bilinearly (exact at the sampled ones). The storm
+/// covers the whole grid (one square dab, flat falloff), without symmetry copies: the
+/// symmetrize pass after the step copies the sector.
+fn erode_map_scale(map: &Map, heights: &mut Grid<f32>, step: &Step) -> Result<(), String> {
+    let (tool, strength, cell_elmos) = match step {
+        Step::ThermalErosion(s) => (find("thermal-erosion"), s.strength, s.cell_elmos),
+        Step::HydraulicErosion(s) => (find("hydraulic-erosion"), s.strength, s.cell_elmos),
+        _ => return Ok(()),
     };
     let tool = tool.ok_or("the erosion brushes are registered")?;
+    let factor = erosion_factor(cell_elmos);
+    let (w, h) = heights.dims();
+    let (cw, ch) = ((w - 1) / factor + 1, (h - 1) / factor + 1);
+    let inv = 1.0 / factor as f32;
+    let mut coarse = Grid::filled(cw, ch, 0.0f32);
+    for j in 0..ch {
+        for i in 0..cw {
+            coarse.set(i, j, heights.get(i * factor, j * factor) * inv);
+        }
+    }
+    let before = coarse.clone();
+
     let mut settings = ToolSettings::defaults(tool);
-    let (w, d) = (map.size.width_elmos(), map.size.depth_elmos());
+    let radius_cells = 0.5 * (cw.max(ch) - 1) as f32 + 2.0;
     settings.brush = Brush {
-        radius_elmos: 0.5 * w.max(d) + 2.0 * ELMOS_PER_SQUARE as f32,
+        radius_elmos: radius_cells * ELMOS_PER_SQUARE as f32,
         strength,
         falloff: Falloff::Flat,
         shape: BrushShape::Square,
@@ -100,12 +130,72 @@ fn erosion_dispatches(map: &mut Map, step: &Step) -> Result<Vec<Dispatch>, Strin
         }
         _ => {}
     }
-    // one dab, not one per copy: the symmetrize pass after the step copies the sector
-    let mode = std::mem::replace(&mut map.symmetry, SymmetryMode::None);
-    let stroke = Stroke::begin(tool, settings, false, map, [0.5 * w, 0.5 * d]);
-    let out = stroke.map(|mut s| s.take(map, None));
-    map.symmetry = mode;
-    out
+    let centre = [0.5 * map.size.width_elmos(), 0.5 * map.size.depth_elmos()];
+    let setup = tool.setup(&StrokeStart {
+        settings: &settings,
+        map,
+        inverted: false,
+        start_elmos: centre,
+        start_height_elmos: 0.0,
+        end_elmos: centre,
+        end_height_elmos: 0.0,
+    })?;
+    let (cwu, chu) = (cw as u32, ch as u32);
+    let mut params = KernelParams {
+        origin: [0, 0],
+        size: [cwu, chu],
+        src_origin: [0, 0],
+        src_size: [cwu, chu],
+        layer_size: [cwu, chu],
+        dab_count: 1,
+        falloff: Falloff::Flat as u32,
+        shape: BrushShape::Square.code(),
+        elmos_per_cell: ELMOS_PER_SQUARE as f32,
+        mask_size: [1, 1],
+        tool: setup.tool,
+        ..Default::default()
+    };
+    params.dabs[0] = GpuDab {
+        center: [0.5 * (cw - 1) as f32, 0.5 * (ch - 1) as f32],
+        radius: radius_cells,
+        amount: setup.amount,
+        axis_x: [1.0, 0.0],
+        axis_z: [0.0, 1.0],
+    };
+    let dispatch = Dispatch {
+        kernel: tool.kernel(),
+        layer: LayerId::Heights,
+        params,
+        passes: setup.passes,
+        mask: None,
+        stamp: None,
+        original: None,
+    };
+    run_cpu(&dispatch, &mut coarse, &mut CpuScratch::default());
+
+    // the change, back at full scale, on every vertex
+    let change: Vec<f32> = coarse
+        .data()
+        .iter()
+        .zip(before.data())
+        .map(|(a, b)| (a - b) * factor as f32)
+        .collect();
+    heights
+        .data_mut()
+        .par_chunks_mut(w)
+        .enumerate()
+        .for_each(|(z, row)| {
+            let (j, fz) = (z / factor, (z % factor) as f32 * inv);
+            let j1 = (j + 1).min(ch - 1);
+            for (x, v) in row.iter_mut().enumerate() {
+                let (i, fx) = (x / factor, (x % factor) as f32 * inv);
+                let i1 = (i + 1).min(cw - 1);
+                let top = change[j * cw + i] * (1.0 - fx) + change[j * cw + i1] * fx;
+                let bottom = change[j1 * cw + i] * (1.0 - fx) + change[j1 * cw + i1] * fx;
+                *v += top * (1.0 - fz) + bottom * fz;
+            }
+        });
+    Ok(())
 }
 
 /// The kernel dispatches of one height step (none for placement steps).
@@ -163,12 +253,18 @@ fn height_dispatches(
             t[..2].copy_from_slice(&[s.radius_elmos, s.min_land_elmos]);
             "starts"
         }
-        Step::ThermalErosion(_) | Step::HydraulicErosion(_) => {
-            return erosion_dispatches(map, step);
+        Step::ThermalErosion(_) | Step::HydraulicErosion(_) | Step::Metal(_) | Step::Vents(_) => {
+            return Ok(Vec::new());
         }
-        Step::Metal(_) | Step::Vents(_) => return Ok(Vec::new()),
     };
     Ok(vec![kernel::whole_map(entry, dims, epc, t, starts)])
+}
+
+/// The heights layer read back from the GPU.
+fn read_heights(g: &mut dyn GpuLayers, whole: GridRect) -> Result<Grid<f32>, String> {
+    let back = g.read_rects(LayerId::Heights, &[whole])?;
+    let values = back.into_iter().next().ok_or("the GPU read nothing back")?;
+    Grid::from_vec(whole.w, whole.h, values).ok_or_else(|| "the GPU read back a wrong size".into())
 }
 
 /// Whether a step's result depends on where it runs (then the sector is copied after it).
@@ -226,7 +322,10 @@ pub fn generate_with(
             g.write_rect(LayerId::Heights, whole, map.heights.data());
             Runner::Gpu(g)
         }
-        _ => Runner::Cpu(CpuScratch::default()),
+        _ => Runner::Cpu {
+            scratch: CpuScratch::default(),
+            kept: (copies > 1).then(|| cells_symmetrize_reads(mode, dims)),
+        },
     };
     let on_gpu = matches!(runner, Runner::Gpu(_));
     let has_coast = recipe.steps.iter().any(|s| matches!(s, Step::Coast(_)));
@@ -247,13 +346,23 @@ pub fn generate_with(
                 ELMOS_PER_SQUARE as f32,
             ));
         }
+        if matches!(step, Step::ThermalErosion(_) | Step::HydraulicErosion(_)) {
+            // at map scale on the CPU twin, between the GPU's steps
+            if let Runner::Gpu(g) = &mut runner {
+                map.heights = read_heights(&mut **g, whole)?;
+            }
+            let mut heights = std::mem::replace(&mut map.heights, Grid::filled(1, 1, 0.0));
+            let eroded = erode_map_scale(map, &mut heights, step);
+            map.heights = heights;
+            eroded?;
+            if let Runner::Gpu(g) = &mut runner {
+                g.write_rect(LayerId::Heights, whole, map.heights.data());
+            }
+        }
         runner.run(&mut map.heights, &batch)?;
     }
     if let Runner::Gpu(g) = &mut runner {
-        let back = g.read_rects(LayerId::Heights, &[whole])?;
-        let values = back.into_iter().next().ok_or("the GPU read nothing back")?;
-        map.heights =
-            Grid::from_vec(dims.0, dims.1, values).ok_or("the GPU read back a wrong size")?;
+        map.heights = read_heights(&mut **g, whole)?;
     }
     let mut notes = Vec::new();
     if !has_coast {
@@ -344,3 +453,56 @@ pub fn ground_layers(sea: bool) -> Vec<TextureLayer> {
 const LAND_FLOOR_ELMOS: f32 = 10.0;
 /// The height range reaches this far past the lowest and highest ground (elmos).
 const RANGE_MARGIN_ELMOS: f32 = 20.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::kernel::CpuScratch;
+    use crate::map::{MapSettings, MapSize, SymmetryMode};
+
+    /// A generator pass computed only on the cells the symmetrize pass after it keeps or reads
+    /// gives the bits of the pass over every cell, under every mode.
+    #[test]
+    fn the_cells_symmetrize_reads_are_all_a_pass_before_it_needs() {
+        for mode in SymmetryMode::ALL {
+            let mut map = Map::new(MapSize::new(4, 4).unwrap(), MapSettings::default());
+            map.symmetry = mode;
+            let starts = start_positions(map.size, mode, mode.copies() as u32).unwrap();
+            let isos = images(mode, map.size.width_elmos(), map.size.depth_elmos());
+            let table = kernel::table(&starts, &isos);
+            let dims = map.heights.dims();
+            let kept = cells_symmetrize_reads(mode, dims);
+            let mut t = [0.0f32; 16];
+            t[..6].copy_from_slice(&[1.0, 77.0, 40.0, 600.0, 4.0, 200.0]);
+            let epc = ELMOS_PER_SQUARE as f32;
+            let pass = kernel::whole_map("noise", dims, epc, t, &table);
+            let sym = kernel::symmetrize_whole(mode, dims, epc);
+            let (mut all, mut some) = (map.heights.clone(), map.heights.clone());
+            let mut scratch = CpuScratch::default();
+            run_cpu(&pass, &mut all, &mut scratch);
+            run_cpu(&sym, &mut all, &mut scratch);
+            run_cpu_on(&pass, &mut some, &mut scratch, &kept);
+            run_cpu(&sym, &mut some, &mut scratch);
+            assert_ne!(all, map.heights, "{mode}: the noise changes the ground");
+            assert!(
+                all.data()
+                    .iter()
+                    .zip(some.data())
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "{mode}"
+            );
+            // the work left is about one copy's share of the map (of the disc, for turns that
+            // do not tile the square: its corners stay as they are)
+            let share = kept.iter().filter(|k| **k).count() as f32 / kept.len() as f32;
+            let corners = match mode {
+                SymmetryMode::Rotate(3 | 6 | 8) => 1.0 - std::f32::consts::FRAC_PI_4,
+                _ => 0.0,
+            };
+            let most = 1.0 / mode.copies() as f32 + corners + 0.02;
+            assert!(
+                share <= most,
+                "{mode}: {share} of the cells, not at most {most}"
+            );
+        }
+    }
+}

@@ -93,6 +93,7 @@ static METAL_KERNEL: crate::edit::kernel::KernelSpec = crate::edit::kernel::Kern
     entries: &["main"],
     extras: &[],
     cpu: |_, pass| pass.dab_loop(|_, v, _, dab, w| v + dab.amount * w),
+    cpu_dispatch: None,
 };
 impl Tool for MetalBrush {
     fn name(&self) -> &'static str {

@@ -7,7 +7,10 @@ use super::{
     KernelSpec, ParamKind, ParamSpec, PassRun, Reach, StrokeStart, Tool, ToolSettings, ToolSetup,
 };
 use crate::edit::brush::{Brush, Falloff};
-use crate::edit::kernel::{CellView, CpuPass, Extra};
+use rayon::prelude::*;
+
+use crate::edit::kernel::{CellView, CpuPass, Dispatch, Extra};
+use crate::map::Grid;
 
 pub struct ThermalErosion;
 pub static THERMAL_EROSION: ThermalErosion = ThermalErosion;
@@ -19,6 +22,7 @@ static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[Extra::Source],
     cpu: cpu_twin,
+    cpu_dispatch: Some(cpu_dispatch),
 };
 
 const DIAGONAL: f32 = std::f32::consts::SQRT_2;
@@ -82,6 +86,132 @@ fn cpu_twin(_entry: &str, pass: &mut CpuPass) {
         }
         h - out + gain
     });
+}
+
+/// The twin over a whole dispatch on arrays: each cell's excess (`stats`) and weight computed
+/// once a pass (the per-cell twin computes them for the cell and again for each of its 8
+/// neighbours), the same f32 arithmetic in the same order, rows on every core.
+fn cpu_dispatch(d: &Dispatch, target: &mut Grid<f32>) {
+    let p = &d.params;
+    let (rect, src) = (p.rect(), p.src_rect());
+    if rect.is_empty() {
+        return;
+    }
+    let (strength, talus) = (p.tool[0], p.tool[1]);
+    let (sw, sh) = (src.w, src.h);
+    let (sx0, sz0) = (src.x0 as i32, src.z0 as i32);
+    let layer = [p.layer_size[0] as i32, p.layer_size[1] as i32];
+    let inside = |x: i32, z: i32| x >= 0 && z >= 0 && x < layer[0] && z < layer[1];
+    let view = CellView {
+        params: p,
+        source: None,
+        state_source: None,
+        mask: d.mask.as_deref(),
+        stamp: None,
+        original: None,
+    };
+    // the weight of every source cell (a neighbour of the rectangle reads its own)
+    let mut weight = vec![0.0f32; sw * sh];
+    weight.par_chunks_mut(sw).enumerate().for_each(|(j, row)| {
+        let z = (sz0 + j as i32) as f32;
+        for (i, w) in row.iter_mut().enumerate() {
+            *w = view.group_weight([(sx0 + i as i32) as f32, z]) * strength;
+        }
+    });
+    let mut ground = target.copy_rect(src.x0, src.z0, sw, sh).into_vec();
+    let mut next = ground.clone();
+    let mut excess = vec![(0.0f32, 0.0f32); sw * sh];
+    // the prelude's source_at, clamped to the layer then to the source rectangle, as tables:
+    // the ground's row offset and column of source cells -1..=sh and -1..=sw
+    let clamp = |v: i32, layer: i32, origin: i32, size: usize| {
+        (v.clamp(0, layer - 1) - origin).clamp(0, size as i32 - 1) as usize
+    };
+    let rows: Vec<usize> = (-1..=sh as i32)
+        .map(|j| clamp(sz0 + j, layer[1], sz0, sh) * sw)
+        .collect();
+    let cols: Vec<usize> = (-1..=sw as i32)
+        .map(|i| clamp(sx0 + i, layer[0], sx0, sw))
+        .collect();
+    let steps: u32 = d.passes.iter().map(|r| r.repeat).sum();
+    for _ in 0..steps {
+        let g = &ground;
+        excess.par_chunks_mut(sw).enumerate().for_each(|(j, row)| {
+            let z = sz0 + j as i32;
+            for (i, e) in row.iter_mut().enumerate() {
+                let x = sx0 + i as i32;
+                let h = g[rows[j + 1] + cols[i + 1]];
+                let (mut dmax, mut dtot) = (0.0f32, 0.0f32);
+                for k in 0..9 {
+                    if k == 4 {
+                        continue;
+                    }
+                    let (dx, dz) = (k % 3 - 1, k / 3 - 1);
+                    if !inside(x + dx, z + dz) {
+                        continue;
+                    }
+                    let dist = if dx != 0 && dz != 0 { DIAGONAL } else { 1.0 };
+                    let q = rows[(j as i32 + 1 + dz) as usize] + cols[(i as i32 + 1 + dx) as usize];
+                    let dd = h - g[q] - talus * dist;
+                    if dd > 0.0 {
+                        dtot += dd;
+                        dmax = dmax.max(dd);
+                    }
+                }
+                *e = (dmax, dtot);
+            }
+        });
+        // the rectangle's neighbours inside the layer lie in the source rectangle (its halo)
+        let local = |x: i32, z: i32| ((z - sz0) as usize) * sw + (x - sx0) as usize;
+        next.par_chunks_mut(sw)
+            .enumerate()
+            .skip(rect.z0 - src.z0)
+            .take(rect.h)
+            .for_each(|(j, row)| {
+                let z = sz0 + j as i32;
+                for (i, out_h) in row
+                    .iter_mut()
+                    .enumerate()
+                    .skip(rect.x0 - src.x0)
+                    .take(rect.w)
+                {
+                    let x = sx0 + i as i32;
+                    let c = local(x, z);
+                    let h = ground[c];
+                    let (dmax, dtot) = excess[c];
+                    let out = if dtot > 0.0 {
+                        0.5 * weight[c] * dmax
+                    } else {
+                        0.0
+                    };
+                    let mut gain = 0.0f32;
+                    for k in 0..9 {
+                        if k == 4 {
+                            continue;
+                        }
+                        let (dx, dz) = (k % 3 - 1, k / 3 - 1);
+                        let (qx, qz) = (x + dx, z + dz);
+                        if !inside(qx, qz) {
+                            continue;
+                        }
+                        let dist = if dx != 0 && dz != 0 { DIAGONAL } else { 1.0 };
+                        let q = local(qx, qz);
+                        let dd = ground[q] - h - talus * dist;
+                        if dd > 0.0 {
+                            let (qmax, qtot) = excess[q];
+                            gain += 0.5 * weight[q] * qmax * dd / qtot;
+                        }
+                    }
+                    *out_h = h - out + gain;
+                }
+            });
+        std::mem::swap(&mut ground, &mut next);
+    }
+    let stride = target.width();
+    for z in rect.z0..rect.z1() {
+        let from = (z - src.z0) * sw + (rect.x0 - src.x0);
+        target.data_mut()[z * stride + rect.x0..z * stride + rect.x1()]
+            .copy_from_slice(&ground[from..from + rect.w]);
+    }
 }
 
 static PARAMS: &[ParamSpec] = &[

@@ -13,6 +13,7 @@ pub static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// Any weight above 0 (erasers).

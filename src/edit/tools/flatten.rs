@@ -16,6 +16,7 @@ pub static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// `mode` values: 0 both ways, 1 only cut down, 2 only fill up.

@@ -25,6 +25,7 @@ static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// The CPU twin of `brush_metal_dome.wgsl`.

@@ -534,4 +534,96 @@ mod tests {
         // flatten's typed height, at least
         assert!(conditional >= 1);
     }
+
+    /// Every whole-dispatch twin writes the bits its per-pass twin writes: strokes in the
+    /// middle, at an edge and in a corner (where the halo is clipped), mirrored copies in one
+    /// dispatch, a square brush with a falloff, and a dab over the whole map as the generator
+    /// runs it.
+    #[test]
+    fn whole_dispatch_twins_write_the_bits_of_their_per_pass_twins() {
+        use crate::edit::brush::{BrushShape, Falloff};
+        use crate::edit::kernel::{CpuScratch, run_cpu, run_cpu_per_pass};
+        use crate::edit::stroke::Stroke;
+        use crate::map::{MapSize, SymmetryMode};
+
+        let mut map = crate::edit::procedural::relief_map(MapSize::new(2, 2).unwrap(), 11, "twins");
+        let fast: Vec<&'static dyn Tool> = TOOLS
+            .iter()
+            .copied()
+            .filter(|t| t.kernel().cpu_dispatch.is_some())
+            .collect();
+        assert!(fast.len() >= 2, "both erosions have a whole-dispatch twin");
+        for tool in fast {
+            let mut s = ToolSettings::defaults(tool);
+            s.set_number("iterations", 12.0);
+            /// The map's symmetry, the brush's shape, falloff and radius (elmos), the path.
+            type Case = (SymmetryMode, BrushShape, Falloff, f32, [[f32; 2]; 2]);
+            let cases: [Case; 4] = [
+                (
+                    SymmetryMode::None,
+                    BrushShape::Circle,
+                    Falloff::Smooth,
+                    200.0,
+                    [[500.0, 520.0], [620.0, 560.0]],
+                ),
+                (
+                    SymmetryMode::MirrorX,
+                    BrushShape::Square,
+                    Falloff::Linear,
+                    150.0,
+                    [[30.0, 700.0], [90.0, 760.0]],
+                ),
+                (
+                    SymmetryMode::None,
+                    BrushShape::Circle,
+                    Falloff::Sharp,
+                    260.0,
+                    [[1010.0, 1015.0], [980.0, 1000.0]],
+                ),
+                (
+                    SymmetryMode::None,
+                    BrushShape::Square,
+                    Falloff::Flat,
+                    1100.0,
+                    [[512.0, 512.0], [512.0, 512.0]],
+                ),
+            ];
+            for (mode, shape, falloff, radius, path) in cases {
+                map.symmetry = mode;
+                s.brush.shape = shape.clone();
+                s.brush.falloff = falloff;
+                s.brush.radius_elmos = radius;
+                s.brush.strength = 0.8;
+                let mut stroke = Stroke::begin(tool, s.clone(), false, &map, path[0]).unwrap();
+                stroke.move_to(&map, path[1], 0.0);
+                let dispatches = stroke.take(&map, None);
+                assert!(!dispatches.is_empty());
+                let (mut a, mut b) = (map.heights.clone(), map.heights.clone());
+                let mut scratch = CpuScratch::default();
+                for d in &dispatches {
+                    run_cpu_per_pass(d, &mut a, &mut scratch);
+                    run_cpu(d, &mut b, &mut scratch);
+                }
+                assert!(dispatches.iter().any(|d| d.kernel.cpu_dispatch.is_some()));
+                assert_ne!(
+                    a,
+                    map.heights,
+                    "{}: the stroke changes the ground",
+                    tool.name()
+                );
+                let differ = a
+                    .data()
+                    .iter()
+                    .zip(b.data())
+                    .filter(|(x, y)| x.to_bits() != y.to_bits())
+                    .count();
+                assert_eq!(
+                    differ,
+                    0,
+                    "{} {mode:?} {shape:?}: cells differ",
+                    tool.name()
+                );
+            }
+        }
+    }
 }

@@ -5,6 +5,7 @@
 
 use super::{KernelSpec, ParamKind, ParamSpec, StrokeStart, Tool, ToolSetup};
 use crate::edit::kernel::CpuPass;
+use crate::map::float::floor;
 
 pub struct Noise;
 pub static NOISE: Noise = Noise;
@@ -19,6 +20,7 @@ static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 fn hash(x: u32) -> u32 {
@@ -43,7 +45,7 @@ fn gradient(ix: i32, iz: i32, seed: u32) -> [f32; 2] {
 
 /// Gradient noise at `p` (lattice units), about -1..1. `noise` in `brush_noise.wgsl`.
 pub(crate) fn gradient_noise(p: [f32; 2], seed: u32) -> f32 {
-    let (x0, z0) = (p[0].floor(), p[1].floor());
+    let (x0, z0) = (floor(p[0]), floor(p[1]));
     let (fx, fz) = (p[0] - x0, p[1] - z0);
     let (ix, iz) = (x0 as i32, z0 as i32);
     let corner = |dx: i32, dz: i32| {

@@ -21,6 +21,7 @@ pub static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// The CPU twin of `brush_raise.wgsl`.

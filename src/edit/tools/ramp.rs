@@ -19,6 +19,7 @@ static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// The CPU twin of `brush_ramp.wgsl`.

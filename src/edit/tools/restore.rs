@@ -15,6 +15,7 @@ static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[Extra::Original],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// The CPU twin of `brush_restore.wgsl`.

@@ -16,6 +16,7 @@ static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[Extra::Source],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// The box's half side in cells: an eighth of the radius, 1 to 6.

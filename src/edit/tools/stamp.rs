@@ -19,6 +19,7 @@ static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[Extra::Stamp],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// `mode` values.

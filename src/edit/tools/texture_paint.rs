@@ -23,6 +23,7 @@ pub static KERNEL: KernelSpec = KernelSpec {
     entries: &["main"],
     extras: &[Extra::Original],
     cpu: cpu_twin,
+    cpu_dispatch: None,
 };
 
 /// The widest height band the filter takes, in elmos.

@@ -43,6 +43,8 @@
 //! water a step). Cells outside the domain hold a water depth of -1. With symmetry on, the
 //! sector's result is copied to the others.
 
+mod arrays;
+
 use super::{
     KernelSpec, ParamKind, ParamSpec, PassRun, Reach, StrokeStart, Tool, ToolSettings, ToolSetup,
 };
@@ -54,13 +56,14 @@ pub static HYDRAULIC_EROSION: HydraulicErosion = HydraulicErosion;
 
 static KERNEL: KernelSpec = KernelSpec {
     name: "hydraulic-erosion",
-    wgsl: include_str!("../../../shaders/brush_erosion_hydraulic.wgsl"),
+    wgsl: include_str!("../../../../shaders/brush_erosion_hydraulic.wgsl"),
     dab_loop: false,
     entries: &[
         "init", "flow", "erode", "settle_1", "settle_2", "settle_4", "finish",
     ],
     extras: &[Extra::Source, Extra::State, Extra::StateSource],
     cpu: cpu_twin,
+    cpu_dispatch: Some(arrays::run_dispatch),
 };
 
 /// The domain's radius in brush radii (times the shape's reach factor), and in cells beyond.
@@ -149,6 +152,105 @@ struct Room {
     up: f32,
 }
 
+/// No step grows past the angle of repose or what it is (`slack`), and the cell at `h` moves
+/// no further than BEND_ELMOS from its neighbours' (-x, +x, -z, +z) mean (or than it already
+/// is): rills one cell wide would otherwise feed on themselves into a checkerboard. `erode` and
+/// `settle` both keep to it.
+fn room_of(h: f32, around: [f32; 4], repose_step: f32) -> Room {
+    let [hl, hr, hn, hs] = around;
+    let (down, up) = slack(h, around, repose_step);
+    let mean = 0.25 * (hl + hr + hn + hs);
+    Room {
+        h,
+        lowest: hl.min(hr).min(hn).min(hs),
+        down: down.min(h - (mean - BEND_ELMOS).min(h)),
+        up: up.min((mean + BEND_ELMOS).max(h) - h),
+    }
+}
+
+/// A cell's height and how far it may rise in `settle`, where no cell falls: the upper cell
+/// of a pair may take the whole of the pair's room (its neighbour can only rise, which narrows
+/// the step), under the bend limit of `room_of`, and no higher than its highest neighbour
+/// (loose ground rolls off a top: no cell becomes a new peak).
+fn settle_room_of(h: f32, around: [f32; 4], repose_step: f32) -> (f32, f32) {
+    let [hl, hr, hn, hs] = around;
+    let (_, up) = slack(h, around, repose_step);
+    let mean = 0.25 * (hl + hr + hn + hs);
+    let highest = hl.max(hr).max(hn).max(hs);
+    let up = (2.0 * up)
+        .min((mean + BEND_ELMOS).max(h) - h)
+        .min(highest - h);
+    (h, up.max(0.0))
+}
+
+/// Water gained this step through the four pipes, from the fluxes across the cell's -x, +x,
+/// -z and +z edges.
+fn net_inflow_of(edges: [f32; 4]) -> f32 {
+    let [l, r, n, s] = edges;
+    l - r + n - s
+}
+
+/// The velocity (cells a step) of a cell whose depth after the step is `depth`, from the
+/// fluxes across its four edges.
+fn velocity_of(depth: f32, edges: [f32; 4]) -> [f32; 2] {
+    let [l, r, n, s] = edges;
+    let mean = (depth - 0.5 * net_inflow_of(edges)).max(FILM_ELMOS);
+    let u = 0.5 * (l + r) / mean;
+    let v = 0.5 * (n + s) / mean;
+    [
+        u.clamp(-MAX_SPEED, MAX_SPEED),
+        v.clamp(-MAX_SPEED, MAX_SPEED),
+    ]
+}
+
+/// One `erode` step of a domain cell: `here` its state, `edges` the fluxes across its edges,
+/// `room` how far it may move, `storm` its share of the storm. The new height and state.
+fn erode_cell(
+    here: [f32; 4],
+    edges: [f32; 4],
+    room: Room,
+    storm: f32,
+    n: &Numbers,
+) -> (f32, [f32; 4]) {
+    let depth = (here[0] + net_inflow_of(edges)).max(0.0);
+    let vel = velocity_of(depth, edges);
+    let speed = (vel[0] * vel[0] + vel[1] * vel[1]).sqrt();
+    let Room {
+        mut h,
+        lowest,
+        down,
+        up,
+    } = room;
+    // the tilt down to the lowest neighbour: one-sided, so a bump or a pit one cell wide is
+    // seen (central differences are blind to it, and it would grow)
+    let drop = (h - lowest).max(0.0) * 2.0 * n.inv_span;
+    let sin_tilt = (drop * drop / (1.0 + drop * drop)).sqrt().max(MIN_SIN_TILT);
+    let cap = n.capacity * sin_tilt * speed * depth * storm;
+    let mut s = here[1];
+    if cap > s {
+        let ero = (EROSION_RATE * (cap - s))
+            .min(0.5 * (h - lowest).max(0.0))
+            .min(down);
+        h -= ero;
+        s += ero;
+    } else {
+        let dep = (DEPOSITION_RATE * (s - cap)).min(up);
+        h += dep;
+        s -= dep;
+    }
+    (h, [depth, s, here[2], here[3]])
+}
+
+/// The load a domain cell holds after a settling pass, from its own and those of the cells
+/// `k` away that are in the domain (None for the others), in the order -x, +x, -z, +z.
+fn spread_load(own: f32, others: [Option<f32>; 4]) -> f32 {
+    let mut s = own;
+    for o in others.into_iter().flatten() {
+        s += SETTLE_SPREAD * (o - own);
+    }
+    s
+}
+
 /// The hat function of bilinear weights: 1 at 0, 0 from one cell away.
 fn hat(d: f32) -> f32 {
     (1.0 - d.abs()).max(0.0)
@@ -172,37 +274,12 @@ impl Sim<'_, '_> {
         ]
     }
 
-    /// No step grows past the angle of repose or what it is (`slack`), and the cell moves no
-    /// further than BEND_ELMOS from its neighbours' mean (or than it already is): rills one cell
-    /// wide would otherwise feed on themselves into a checkerboard. `erode` and `settle` both
-    /// keep to it.
     fn room(&self, x: i32, z: i32) -> Room {
-        let h = self.ground(x, z);
-        let [hl, hr, hn, hs] = self.around(x, z);
-        let (down, up) = slack(h, [hl, hr, hn, hs], self.n.repose_step);
-        let mean = 0.25 * (hl + hr + hn + hs);
-        Room {
-            h,
-            lowest: hl.min(hr).min(hn).min(hs),
-            down: down.min(h - (mean - BEND_ELMOS).min(h)),
-            up: up.min((mean + BEND_ELMOS).max(h) - h),
-        }
+        room_of(self.ground(x, z), self.around(x, z), self.n.repose_step)
     }
 
-    /// A cell's height and how far it may rise in `settle`, where no cell falls: the upper
-    /// cell of a pair may take the whole of the pair's room (its neighbour can only rise, which
-    /// narrows the step), under the bend limit of `room`, and no higher than its highest
-    /// neighbour (loose ground rolls off a top: no cell becomes a new peak).
     fn settle_room(&self, x: i32, z: i32) -> (f32, f32) {
-        let h = self.ground(x, z);
-        let [hl, hr, hn, hs] = self.around(x, z);
-        let (_, up) = slack(h, [hl, hr, hn, hs], self.n.repose_step);
-        let mean = 0.25 * (hl + hr + hn + hs);
-        let highest = hl.max(hr).max(hn).max(hs);
-        let up = (2.0 * up)
-            .min((mean + BEND_ELMOS).max(h) - h)
-            .min(highest - h);
-        (h, up.max(0.0))
+        settle_room_of(self.ground(x, z), self.around(x, z), self.n.repose_step)
     }
 
     fn in_rect(&self, x: i32, z: i32) -> bool {
@@ -307,20 +384,19 @@ impl Sim<'_, '_> {
         self.state(x, z)[2 + axis]
     }
 
-    /// Water gained this step through the four pipes.
-    fn net_inflow(&self, x: i32, z: i32) -> f32 {
-        self.edge(x - 1, z, 0) - self.edge(x, z, 0) + self.edge(x, z - 1, 1) - self.edge(x, z, 1)
+    /// The fluxes across the cell's -x, +x, -z and +z edges.
+    fn edges(&self, x: i32, z: i32) -> [f32; 4] {
+        [
+            self.edge(x - 1, z, 0),
+            self.edge(x, z, 0),
+            self.edge(x, z - 1, 1),
+            self.edge(x, z, 1),
+        ]
     }
 
     /// The velocity (cells a step) of a cell whose depth after the step is `depth`.
     fn velocity(&self, x: i32, z: i32, depth: f32) -> [f32; 2] {
-        let mean = (depth - 0.5 * self.net_inflow(x, z)).max(FILM_ELMOS);
-        let u = 0.5 * (self.edge(x - 1, z, 0) + self.edge(x, z, 0)) / mean;
-        let v = 0.5 * (self.edge(x, z - 1, 1) + self.edge(x, z, 1)) / mean;
-        [
-            u.clamp(-MAX_SPEED, MAX_SPEED),
-            v.clamp(-MAX_SPEED, MAX_SPEED),
-        ]
+        velocity_of(depth, self.edges(x, z))
     }
 
     /// The sediment a domain cell holds after it moves along the velocity: each cell's load
@@ -374,34 +450,13 @@ fn cpu_twin(entry: &str, pass: &mut CpuPass) {
             if !sim.in_domain(x, z) {
                 return (v, [-1.0, 0.0, 0.0, 0.0]);
             }
-            let here = sim.state(x, z);
-            let depth = (here[0] + sim.net_inflow(x, z)).max(0.0);
-            let vel = sim.velocity(x, z, depth);
-            let speed = (vel[0] * vel[0] + vel[1] * vel[1]).sqrt();
-            let Room {
-                mut h,
-                lowest,
-                down,
-                up,
-            } = sim.room(x, z);
-            // the tilt down to the lowest neighbour: one-sided, so a bump or a pit one cell
-            // wide is seen (central differences are blind to it, and it would grow)
-            let drop = (h - lowest).max(0.0) * 2.0 * sim.n.inv_span;
-            let sin_tilt = (drop * drop / (1.0 + drop * drop)).sqrt().max(MIN_SIN_TILT);
-            let cap = sim.n.capacity * sin_tilt * speed * depth * sim.storm(x, z);
-            let mut s = here[1];
-            if cap > s {
-                let ero = (EROSION_RATE * (cap - s))
-                    .min(0.5 * (h - lowest).max(0.0))
-                    .min(down);
-                h -= ero;
-                s += ero;
-            } else {
-                let dep = (DEPOSITION_RATE * (s - cap)).min(up);
-                h += dep;
-                s -= dep;
-            }
-            (h, [depth, s, here[2], here[3]])
+            erode_cell(
+                sim.state(x, z),
+                sim.edges(x, z),
+                sim.room(x, z),
+                sim.storm(x, z),
+                &sim.n,
+            )
         }),
         // the load spreads (a conservative exchange with the cells `k` away in the domain:
         // each pair swaps the same share both ways) and is laid where `settle_room` lets the
@@ -415,12 +470,11 @@ fn cpu_twin(entry: &str, pass: &mut CpuPass) {
                     return (v, [-1.0, 0.0, 0.0, 0.0]);
                 }
                 let here = sim.state(x, z);
-                let mut s = here[1];
-                for (dx, dz) in [(-k, 0), (k, 0), (0, -k), (0, k)] {
-                    if sim.in_domain(x + dx, z + dz) {
-                        s += SETTLE_SPREAD * (sim.state(x + dx, z + dz)[1] - here[1]);
-                    }
-                }
+                let others = [(-k, 0), (k, 0), (0, -k), (0, k)].map(|(dx, dz)| {
+                    sim.in_domain(x + dx, z + dz)
+                        .then(|| sim.state(x + dx, z + dz)[1])
+                });
+                let s = spread_load(here[1], others);
                 let (h, up) = sim.settle_room(x, z);
                 let dep = s.min(up).max(0.0);
                 (h + dep, [here[0], s - dep, here[2], here[3]])
