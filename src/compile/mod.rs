@@ -266,9 +266,10 @@ fn bake_and_tile_cached<'m>(
             }
             progress.check()
         };
-    let mut texture = map.texture.clone();
+    // the document's texture as it is until a block must be baked into it (a copy then)
+    let mut texture = std::borrow::Cow::Borrowed(&map.texture);
     if wanted.contains(&true) {
-        bake_blocks(&mut texture, &wanted)?;
+        bake_blocks(texture.to_mut(), &wanted)?;
     }
     progress.report(Stage::Bake, rows_wanted, rows_wanted);
     bake_done();
@@ -303,7 +304,6 @@ fn bake_and_tile_cached<'m>(
         keys: known,
         fill: &fill,
     };
-    let mut texture = std::borrow::Cow::Owned(texture);
     let tiles = tiles::build_tiles_known(
         &mut texture,
         options.quality,
