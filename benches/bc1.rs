@@ -11,8 +11,8 @@
 mod common;
 
 use groundwork::formats::bc1::{
-    Bc1Quality, REFINE_MIN_MSE, bc1_size, decode_bc1, decode_bc1_rounded, encode_bc1_into,
-    psnr_rgb, refine_bc1, refine_bc1_above,
+    Bc1Quality, NUDGE_MAX_MSE, REFINE_MIN_MSE, bc1_size, decode_bc1, decode_bc1_rounded,
+    encode_bc1_into, psnr_rgb, refine_bc1, refine_bc1_above, refine_bc1_with,
 };
 
 /// CPU time of this thread in seconds, steadier than wall time on a shared machine.
@@ -172,6 +172,35 @@ fn sweep(noisy: &[u8], noisy_side: usize) {
             println!(
                 "| {name} | {t} | {changed} changed of {} | {:.1} | {psnr:.3} | {:+.3} |",
                 fast.len() / 8,
+                best_s * 1000.0,
+                psnr - fast_psnr
+            );
+        }
+    }
+    println!();
+    println!(
+        "nudge bound (blocks whose error after the cluster fit is under it are nudged) at the refine threshold in use ({REFINE_MIN_MSE}), one core; in use: {NUDGE_MAX_MSE}"
+    );
+    println!();
+    println!("| picture | nudge bound | refine ms | PSNR dB | gain over fast dB |");
+    println!("|---|---|---|---|---|");
+    for (name, rgba) in &pictures {
+        let n = ((rgba.len() / 4) as f64).sqrt() as usize;
+        let mut fast = vec![0u8; bc1_size(n, n)];
+        encode_bc1_into(rgba, n, n, Bc1Quality::Fast, &mut fast);
+        let fast_psnr = psnr_rgb(rgba, &decode_bc1(&fast, n, n));
+        for bound in [f32::INFINITY, 64.0, 32.0, 16.0, 8.0, 4.0, 0.0] {
+            let mut out = fast.clone();
+            let mut best_s = f64::INFINITY;
+            for _ in 0..2 {
+                out.copy_from_slice(&fast);
+                let c = CpuClock::now();
+                refine_bc1_with(rgba, n, n, &mut out, REFINE_MIN_MSE, bound);
+                best_s = best_s.min(c.elapsed_s());
+            }
+            let psnr = psnr_rgb(rgba, &decode_bc1(&out, n, n));
+            println!(
+                "| {name} | {bound} | {:.1} | {psnr:.3} | {:+.3} |",
                 best_s * 1000.0,
                 psnr - fast_psnr
             );

@@ -142,12 +142,14 @@ fn cpu_model() -> String {
     format!("{name}, {cores} cores")
 }
 
-/// `groundwork new --terrain continental` end to end on the CPU path, at each size.
+/// `groundwork new --terrain continental` end to end on the CPU path, at each size: the map
+/// made and its project written, as the command does.
 fn new_rows(sizes: &[u32], cpu_name: &str) {
     use groundwork::edit::new_map::new_map_generated;
     println!("\n`groundwork new`, continental, 4 players, rotate-4, a sea at 60 elmos, seed 7:\n");
-    println!("| map | new s | texture layers | device |");
-    println!("|---|---|---|---|");
+    println!("| map | made s | written s | new s | texture layers | device |");
+    println!("|---|---|---|---|---|---|");
+    let scratch = std::env::temp_dir().join(format!("groundwork-bench-new-{}", std::process::id()));
     for &size in sizes {
         let spec = NewMap {
             width_units: size,
@@ -158,14 +160,21 @@ fn new_rows(sizes: &[u32], cpu_name: &str) {
             recipe: Some(Recipe::preset(Preset::Continental, 7)),
             ..NewMap::default()
         };
+        let _ = std::fs::remove_dir_all(&scratch);
         let t = Instant::now();
         match new_map_generated(&spec) {
-            Ok((map, _)) => println!(
-                "| {size}x{size} | {:.2} | {} | CPU twin on {cpu_name} |",
-                t.elapsed().as_secs_f64(),
-                map.texture_layers.len()
-            ),
-            Err(e) => println!("| {size}x{size} | {e} | | |"),
+            Ok((map, _)) => {
+                let made = t.elapsed().as_secs_f64();
+                groundwork::formats::save_project(&map, &scratch).expect("write the project");
+                let all = t.elapsed().as_secs_f64();
+                println!(
+                    "| {size}x{size} | {made:.2} | {:.2} | {all:.2} | {} | CPU twin on {cpu_name} |",
+                    all - made,
+                    map.texture_layers.len()
+                );
+            }
+            Err(e) => println!("| {size}x{size} | {e} | | | | |"),
         }
     }
+    let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -147,12 +147,20 @@ pub fn run(args: NewArgs) -> Result<(), String> {
         map.symmetry,
         match &map.generator {
             Some(r) => format!(
-                ", generated: {}, seed {}, {} metal spots, {} vents",
+                ", generated: {}, seed {}, {} metal spots, {} vents, on the {}",
                 r.base_preset()
                     .map_or("recipe".to_string(), |p| p.to_string()),
                 r.seed,
                 outcome.spots,
-                outcome.vents
+                outcome.vents,
+                if outcome.on_gpu {
+                    "GPU".to_string()
+                } else {
+                    format!(
+                        "CPU ({} threads)",
+                        std::thread::available_parallelism().map_or(1, |n| n.get())
+                    )
+                }
             ),
             None => String::new(),
         }

@@ -14,6 +14,8 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::cache::{KEY_BYTES, TileKey, hex};
 use crate::formats::smt::TILE_TEXELS;
 use crate::map::GroundTexture;
@@ -104,11 +106,10 @@ pub(crate) fn read_bake_segment(
         return Err(bad());
     }
     let count = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
+    // the entries' places first (each within the file, so the count cannot run away), then
+    // the wanted ones checked and decoded on every core
     let mut at = 16usize;
-    let mut read = SegmentRead {
-        entries: Vec::new(),
-        rejected: 0,
-    };
+    let mut places = Vec::new();
     for _ in 0..count {
         let head = bytes.get(at..at + KEY_BYTES + 4).ok_or_else(bad)?;
         let key: TileKey = head[..KEY_BYTES].try_into().expect("a key's bytes");
@@ -117,13 +118,25 @@ pub(crate) fn read_bake_segment(
         let body = bytes.get(body_at..body_at + n).ok_or_else(bad)?;
         let check = bytes.get(body_at + n..body_at + n + 8).ok_or_else(bad)?;
         at = body_at + n + 8;
-        if !wanted(&key) {
-            continue;
+        if wanted(&key) {
+            places.push((key, body, check));
         }
-        match (entry_check(&key, body) == check)
-            .then(|| BakeEntry::decode(body))
-            .flatten()
-        {
+    }
+    let decoded: Vec<(TileKey, Option<BakeEntry>)> = places
+        .into_par_iter()
+        .map(|(key, body, check)| {
+            let entry = (entry_check(&key, body) == check)
+                .then(|| BakeEntry::decode(body))
+                .flatten();
+            (key, entry)
+        })
+        .collect();
+    let mut read = SegmentRead {
+        entries: Vec::with_capacity(decoded.len()),
+        rejected: 0,
+    };
+    for (key, entry) in decoded {
+        match entry {
             Some(e) => read.entries.push((key, e)),
             None => read.rejected += 1,
         }
@@ -302,7 +315,6 @@ pub(crate) fn entries_after(
     baked: &[bool],
     side: usize,
 ) -> Vec<(TileKey, Arc<BakeEntry>, bool)> {
-    use rayon::prelude::*;
     let (w, h) = (texture.width(), texture.height());
     known
         .into_par_iter()

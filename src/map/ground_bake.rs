@@ -224,12 +224,17 @@ impl<'a> Baking<'a> {
                 let i1 = (self.vertex_cols[x1 - 1].0 as usize + 1).min(vw - 1);
                 let j0 = vertex_place(texel_centre_elmos(y0), vh).0 as usize;
                 let j1 = (vertex_place(texel_centre_elmos(y1 - 1), vh).0 as usize + 1).min(vh - 1);
+                // the values gathered, then hashed in one update (an update per value cost
+                // more than the hashing)
+                let mut bytes = Vec::with_capacity((j1 + 1 - j0) * (i1 + 1 - i0) * 4);
                 let mut window = |g: &Grid<f32>, clamp: f32| {
+                    bytes.clear();
                     for j in j0..=j1 {
                         for &v in &g.data()[j * vw + i0..=j * vw + i1] {
-                            h.update(&v.min(clamp).to_bits().to_le_bytes());
+                            bytes.extend_from_slice(&v.min(clamp).to_bits().to_le_bytes());
                         }
                     }
+                    h.update(&bytes);
                 };
                 for (k, g) in grids.iter().enumerate() {
                     if let (true, Some(g)) = (self.reads[k], g) {

@@ -269,6 +269,26 @@ impl TerrainFields {
     pub fn new(map: &Map, need_shore: bool) -> TerrainFields {
         let h = &map.heights;
         let (w, d) = h.dims();
+        let mut slope = vec![0.0f32; w * d];
+        let mut curv = vec![0.0f32; w * d];
+        // the shore's distance (one serial transform) beside the slopes and curvatures
+        let (shore, ()) = rayon::join(
+            || (need_shore && h.data().iter().any(|&v| v < 0.0)).then(|| shore_distance(h)),
+            || slope_and_curvature(h, &mut slope, &mut curv),
+        );
+        TerrainFields {
+            slope_deg: Grid::from_vec(w, d, slope).expect("sized above"),
+            curvature_elmos: Grid::from_vec(w, d, curv).expect("sized above"),
+            shore_distance_elmos: shore,
+        }
+    }
+}
+
+/// Each vertex's slope in degrees and curvature in elmos (its height less its four
+/// neighbours' mean), into `slope` and `curv`.
+fn slope_and_curvature(h: &Grid<f32>, slope: &mut [f32], curv: &mut [f32]) {
+    {
+        let (w, d) = h.dims();
         let s = ELMOS_PER_SQUARE as f32;
         let at = |i: isize, j: isize| {
             h.get(
@@ -276,8 +296,6 @@ impl TerrainFields {
                 j.clamp(0, d as isize - 1) as usize,
             )
         };
-        let mut slope = vec![0.0f32; w * d];
-        let mut curv = vec![0.0f32; w * d];
         slope
             .par_chunks_mut(w)
             .zip(curv.par_chunks_mut(w))
@@ -304,12 +322,6 @@ impl TerrainFields {
                     crow[i as usize] = at(i, j) - (l + r + u + dn) * 0.25;
                 }
             });
-        let shore = (need_shore && h.data().iter().any(|&v| v < 0.0)).then(|| shore_distance(h));
-        TerrainFields {
-            slope_deg: Grid::from_vec(w, d, slope).expect("sized above"),
-            curvature_elmos: Grid::from_vec(w, d, curv).expect("sized above"),
-            shore_distance_elmos: shore,
-        }
     }
 }
 

@@ -6,6 +6,40 @@ use rayon::prelude::*;
 use super::float::floor;
 use super::{Grid, MapSettings, MapSize};
 
+/// `len` zero bytes, for a texture-sized buffer: on Linux the kernel is asked to back it with
+/// huge pages before any is touched, so filling 256 MiB takes 128 page faults instead of 65536
+/// (a third of a nothing-changed recompile's time went to faulting in the texture's pages).
+pub fn zeroed_texels(len: usize) -> Vec<u8> {
+    const HUGE_PAGE_BYTES: usize = 2 << 20;
+    if len < 2 * HUGE_PAGE_BYTES {
+        return vec![0u8; len];
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let layout = std::alloc::Layout::array::<u8>(len).expect("a texture's size fits a layout");
+        // SAFETY: the layout is non-zero in size (checked above)
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        // the whole huge pages inside the buffer
+        let start = (ptr as usize).next_multiple_of(HUGE_PAGE_BYTES);
+        let end = (ptr as usize + len) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
+        if end > start {
+            // SAFETY: [start, end) lies inside the allocation just made; the advice changes
+            // how its pages are backed, never their contents (still zero)
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+        // SAFETY: `ptr` came from the global allocator with the layout of `len` bytes of
+        // alignment 1, and all `len` bytes are initialised (zeroed)
+        unsafe { Vec::from_raw_parts(ptr, len, len) }
+    }
+    #[cfg(not(target_os = "linux"))]
+    vec![0u8; len]
+}
+
 /// The ground texture the engine draws, `mapx * 8` by `mapy * 8` RGBA8 texels, row-major.
 #[derive(Clone, PartialEq)]
 pub struct GroundTexture {
@@ -128,7 +162,7 @@ impl GroundTexture {
             let i = (floor(f) as usize).min(n - 2);
             (i, (f - i as f32).min(1.0))
         };
-        let mut rgba = vec![0u8; w * h * 4];
+        let mut rgba = zeroed_texels(w * h * 4);
         if vertex_rgb.iter().all(|c| *c == vertex_rgb[0]) {
             // level ground is one colour: every texel interpolates equal corners to it
             let c = vertex_rgb[0];

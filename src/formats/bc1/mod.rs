@@ -5,7 +5,7 @@
 mod lanes;
 mod refine;
 
-pub use refine::{REFINE_MIN_MSE, refine_bc1, refine_bc1_above};
+pub use refine::{NUDGE_MAX_MSE, REFINE_MIN_MSE, refine_bc1, refine_bc1_above, refine_bc1_with};
 
 /// Bytes per 4x4 BC1 block.
 pub const BC1_BLOCK_BYTES: usize = 8;

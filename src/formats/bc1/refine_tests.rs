@@ -99,7 +99,7 @@ fn avx2_sse2_and_array_kernels_write_the_same_bytes() {
         .collect();
     let fast = encode_bc1(&img, w, h, Bc1Quality::Fast);
     let mut portable = fast.clone();
-    portable::refine_all(&img, w, h, &mut portable, 0.0);
+    portable::refine_all(&img, w, h, &mut portable, 0.0, NUDGE);
     let mut dispatched = fast.clone();
     refine_bc1(&img, w, h, &mut dispatched);
     assert_eq!(portable, dispatched);
@@ -108,9 +108,53 @@ fn avx2_sse2_and_array_kernels_write_the_same_bytes() {
     if std::is_x86_feature_detected!("avx2") {
         let mut vector = fast.clone();
         // SAFETY: the CPU has AVX2, checked just above
-        unsafe { with_avx2::refine_all(&img, w, h, &mut vector, 0.0) };
+        unsafe { with_avx2::refine_all(&img, w, h, &mut vector, 0.0, NUDGE) };
         assert_eq!(portable, vector);
     }
+}
+
+/// The nudge bound as the kernels take it (a sum over 16 texels, 3 channels, times 9).
+const NUDGE: f32 = NUDGE_MAX_MSE * 16.0 * 3.0 * 9.0;
+
+/// A block refines to the same bytes whichever blocks share its lanes: the whole picture at
+/// once, and each block alone, under a nudge bound that some blocks of a group are under and
+/// some over.
+#[test]
+fn each_block_refines_alone_whatever_shares_its_lanes() {
+    let (w, h) = (32, 16);
+    // smooth on the left, noisy on the right: both sides of the nudge bound in each group
+    let noise = noisy(32);
+    let mut img = vec![0u8; w * h * 4];
+    for y in 0..h {
+        for x in 0..w {
+            let o = (y * w + x) * 4;
+            for c in 0..3 {
+                img[o + c] = if x < 16 {
+                    (40 + 5 * x + 3 * y + 20 * c) as u8
+                } else {
+                    noise[(y * 32 + x) * 4 + c]
+                };
+            }
+            img[o + 3] = 255;
+        }
+    }
+    let fast = encode_bc1(&img, w, h, Bc1Quality::Fast);
+    let mut whole = fast.clone();
+    refine_bc1_with(&img, w, h, &mut whole, 0.0, NUDGE_MAX_MSE);
+    let blocks_x = w / 4;
+    for n in 0..(w / 4) * (h / 4) {
+        let (bx, by) = (n % blocks_x, n / blocks_x);
+        let alone_img: Vec<u8> = (0..4)
+            .flat_map(|y| img[((by * 4 + y) * w + bx * 4) * 4..][..16].to_vec())
+            .collect();
+        let mut alone = fast[n * 8..n * 8 + 8].to_vec();
+        refine_bc1_with(&alone_img, 4, 4, &mut alone, 0.0, NUDGE_MAX_MSE);
+        assert_eq!(alone, whole[n * 8..n * 8 + 8], "block {n}");
+    }
+    // the bound decides: without nudges the smooth side comes out otherwise
+    let mut unnudged = fast.clone();
+    refine_bc1_with(&img, w, h, &mut unnudged, 0.0, 0.0);
+    assert_ne!(unnudged, whole);
 }
 
 #[test]

@@ -673,7 +673,7 @@ pub fn read_png_rgb_strips(bytes: &[u8], want: (usize, usize)) -> Option<Vec<u8>
         return None;
     }
     let stride = width * BYTES_PER_TEXEL;
-    let mut rgba = vec![0u8; width * height * 4];
+    let mut rgba = crate::map::texture::zeroed_texels(width * height * 4);
     let adlers: Option<Vec<(u32, u64)>> = rgba
         .par_chunks_mut(strip_rows * width * 4)
         .zip(strip_chunks.par_iter())
