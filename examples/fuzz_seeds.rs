@@ -51,6 +51,8 @@ fn main() {
     let mut seeds = Seeds { out, count: 0 };
     own_maps(&mut seeds);
     own_models(&mut seeds);
+    own_documents(&mut seeds);
+    own_cache(&mut seeds);
     fixture_files(&mut seeds, &fixtures);
     warzone(&mut seeds, &wz);
     println!("{} seeds in {}", seeds.count, seeds.out.display());
@@ -126,6 +128,127 @@ fn own_maps(seeds: &mut Seeds) {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// Groundwork's own text documents and pictures: every preset's recipe, an ops file of every
+/// kind of stroke, a texture section of several layers, BC1 and BC3 DDS files, and an input
+/// for the `.sd7` round trip.
+fn own_documents(seeds: &mut Seeds) {
+    use groundwork::map::recipe::{Preset, Recipe};
+    for preset in Preset::ALL {
+        let text = Recipe::preset(preset, 7).to_toml();
+        seeds.put("recipe_toml", &format!("{preset}.toml"), text.as_bytes());
+    }
+    seeds.put("ops_toml", "strokes.toml", OPS.as_bytes());
+    let spec = groundwork::edit::new_map::NewMap {
+        width_units: 2,
+        depth_units: 2,
+        recipe: Some(Recipe::preset(Preset::Continental, 7)),
+        ..Default::default()
+    };
+    if let Ok((map, _)) = groundwork::edit::new_map::new_map_generated(&spec) {
+        let section = groundwork::formats::project::texture_section::TextureSection::from_layers(
+            &map.texture_layers,
+            map.texture_ao,
+        );
+        let text = toml::to_string(&section).expect("a section writes as TOML");
+        seeds.put("texture_section", "generated.toml", text.as_bytes());
+    }
+    let rgba: Vec<u8> = (0..32 * 32 * 4).map(|i| (i * 37 % 251) as u8).collect();
+    use groundwork::formats::dds::{write_dds_bc1, write_dds_bc3};
+    seeds.put(
+        "dds",
+        "seed_bc1.dds",
+        &write_dds_bc1(&rgba, 32, 32).unwrap(),
+    );
+    seeds.put(
+        "dds",
+        "seed_bc3.dds",
+        &write_dds_bc3(&rgba, 32, 32).unwrap(),
+    );
+    // the round trip's input: per file a name length, the name, a u16 length, the bytes
+    let mut roundtrip = Vec::new();
+    for (name, bytes) in [
+        ("mapinfo.lua", b"return { name = 'Seed' }".as_slice()),
+        ("maps/seed.smf", &rgba[..3000]),
+        ("maps/seed.smt", &[0u8; 700]),
+    ] {
+        roundtrip.push(name.len() as u8 - 1);
+        roundtrip.extend(name.bytes().map(|c| {
+            b"abcdefghijklmnopqrstuvwxyz0123456789_./"
+                .iter()
+                .position(|&n| n == c)
+                .unwrap() as u8
+        }));
+        roundtrip.extend_from_slice(&(bytes.len() as u16).to_le_bytes());
+        roundtrip.extend_from_slice(bytes);
+    }
+    seeds.put("sd7_roundtrip", "three_files", &roundtrip);
+}
+
+/// Strokes of most kinds, as `tests/edit_ops.rs` writes them.
+const OPS: &str = r#"
+symmetry = "rotate-2"
+
+[[op]]
+tool = "raise"
+path = [[300.0, 300.0], [700.0, 500.0]]
+radius_elmos = 200.0
+strength = 0.6
+
+[[op]]
+tool = "flatten"
+path = [[1200.0, 900.0], [1300.0, 950.0]]
+radius_elmos = 180.0
+target = "typed"
+height_elmos = 60.0
+
+[[op]]
+tool = "noise"
+path = [[400.0, 1400.0], [900.0, 1500.0]]
+radius_elmos = 220.0
+seed = 9
+scale_elmos = 300.0
+octaves = 3
+amplitude_elmos = 15.0
+"#;
+
+/// The compile cache's files after a compile of a small generated map (a tile segment, a bake
+/// segment, packed parts), each whole, behind the pick byte that leaves it as it is.
+fn own_cache(seeds: &mut Seeds) {
+    use groundwork::map::recipe::{Preset, Recipe};
+    let tmp = std::env::temp_dir().join(format!("groundwork-seed-cache-{}", std::process::id()));
+    let spec = groundwork::edit::new_map::NewMap {
+        width_units: 2,
+        depth_units: 2,
+        recipe: Some(Recipe::preset(Preset::Continental, 7)),
+        ..Default::default()
+    };
+    let Ok((map, _)) = groundwork::edit::new_map::new_map_generated(&spec) else {
+        return;
+    };
+    let cache = groundwork::compile::CompileCache::on_disk(tmp.join("cache"), 1 << 30);
+    let options = CompileOptions {
+        cache: Some(std::sync::Arc::new(cache)),
+        ..CompileOptions::default()
+    };
+    if compile_map(&map, &tmp.join("Seed.sd7"), &options, &Progress::none()).is_ok() {
+        for (kind, target) in [
+            ("tiles", "tile_cache"),
+            ("bakes", "bake_cache"),
+            ("packs", "pack_cache"),
+        ] {
+            for path in walk(&tmp.join("cache").join(kind)) {
+                let mut bytes = std::fs::read(&path).unwrap_or_default();
+                if target != "pack_cache" {
+                    bytes.insert(0, 0);
+                }
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                seeds.put(target, &name, &bytes);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// S3O models written by Groundwork: two pieces, a quad list under the root and a strip with
 /// a restart in the child; and the same with the child's children pointing back at the root.
 fn own_models(seeds: &mut Seeds) {
@@ -153,6 +276,9 @@ fn fixture_files(seeds: &mut Seeds, fixtures: &Path) {
         }
         if lower.ends_with(".s3o") && bytes.len() < 1 << 20 {
             seeds.put("s3o", &name, &bytes);
+        }
+        if lower.ends_with(".dds") && bytes.len() < 1 << 20 {
+            seeds.put("dds", &name, &bytes);
         }
     }
     for path in walk(&fixtures.join("sc2")) {

@@ -28,6 +28,14 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("sc2_mpq", sc2_mpq),
     ("sc2_files", sc2_files),
     ("s3o", s3o),
+    ("sd7_roundtrip", sd7_roundtrip),
+    ("dds", dds),
+    ("recipe_toml", recipe_toml),
+    ("ops_toml", ops_toml),
+    ("texture_section", texture_section),
+    ("tile_cache", tile_cache),
+    ("bake_cache", bake_cache),
+    ("pack_cache", pack_cache),
 ];
 
 /// The target called `name`.
@@ -215,6 +223,205 @@ pub fn s3o(data: &[u8]) {
 }
 
 /// This process's scratch folder.
+/// Files made from `data` (up to 8: a name of safe characters, then up to 64 KiB of bytes,
+/// each with its length from the input), written as a `.sd7` by our writer and read back by our
+/// reader: what we write, we must read back the same, path for path and byte for byte.
+pub fn sd7_roundtrip(data: &[u8]) {
+    use crate::formats::archive::{ArchiveContents, ArchiveFile, write_archive};
+    const NAME_CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789_./";
+    let mut files: Vec<ArchiveFile> = Vec::new();
+    let mut at = 0usize;
+    while files.len() < 8 && at < data.len() {
+        let name_len = usize::from(data[at] % 24) + 1;
+        let Some(name) = data.get(at + 1..at + 1 + name_len) else {
+            break;
+        };
+        at += 1 + name_len;
+        let Some(len) = data.get(at..at + 2) else {
+            break;
+        };
+        let len = usize::from(u16::from_le_bytes([len[0], len[1]])).min(data.len() - at - 2);
+        let bytes = data[at + 2..at + 2 + len].to_vec();
+        at += 2 + len;
+        let name: String = name
+            .iter()
+            .map(|&c| NAME_CHARS[usize::from(c) % NAME_CHARS.len()] as char)
+            .collect();
+        // a name the archive layer refuses, or one already taken, is no file
+        let Ok(path) = crate::formats::archive::normalize_entry_path(&name, "fuzz") else {
+            continue;
+        };
+        let taken = |f: &ArchiveFile| {
+            let (a, b) = (f.path.to_ascii_lowercase(), path.to_ascii_lowercase());
+            a == b || a.starts_with(&format!("{b}/")) || b.starts_with(&format!("{a}/"))
+        };
+        if files.iter().any(taken) {
+            continue;
+        }
+        files.push(ArchiveFile::new(path, bytes));
+    }
+    if files.is_empty() {
+        return;
+    }
+    let out = scratch().join("roundtrip.sd7");
+    let _ = std::fs::remove_file(&out);
+    write_archive(&out, &files, &mut |_, _| true).expect("our writer takes any safe files");
+    let back = ArchiveContents::read(&out).expect("our reader reads what our writer wrote");
+    let mut want: Vec<(String, &[u8])> = files
+        .iter()
+        .map(|f| (f.path.clone(), f.data.as_slice()))
+        .collect();
+    want.sort();
+    let mut got: Vec<(String, Vec<u8>)> = back
+        .files()
+        .iter()
+        .map(|f| {
+            (
+                f.path.clone(),
+                f.bytes().expect("an entry read").into_owned(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got.len(), want.len(), "the file count read back");
+    for ((gp, gb), (wp, wb)) in got.iter().zip(&want) {
+        assert_eq!(gp, wp, "a path read back");
+        assert!(gb == wb, "the bytes of {wp} read back");
+    }
+    let _ = std::fs::remove_file(&out);
+}
+
+/// A DDS file (uncompressed or BC1/2/3), decoded as a picture from a map's archive is.
+pub fn dds(data: &[u8]) {
+    if let Ok((rgba, w, h)) = crate::formats::image_file::decode_rgba(data, "fuzz.dds", 4096) {
+        assert_eq!(rgba.len(), w * h * 4, "the decoded size");
+    }
+}
+
+/// A generator recipe (`map.toml`'s `[generator]`, a recipe file): read, checked, and what it
+/// writes reads back as the same recipe.
+pub fn recipe_toml(data: &[u8]) {
+    use crate::map::recipe::Recipe;
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(recipe) = Recipe::from_toml(text) {
+        let _ = recipe.check();
+        let again = Recipe::from_toml(&recipe.to_toml()).expect("a recipe we wrote reads back");
+        assert_eq!(again, recipe, "a recipe's TOML round trip");
+    }
+}
+
+/// An ops file (scripted strokes) read for a small map; its mask images are refused.
+pub fn ops_toml(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    static MAP: std::sync::OnceLock<crate::map::Map> = std::sync::OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        crate::map::Map::new(
+            crate::map::MapSize::new(2, 2).expect("2 x 2 is a map size"),
+            crate::map::MapSettings::default(),
+        )
+    });
+    let _ = crate::edit::ops::parse(text, map, &|p| Err(format!("no image {p} here")));
+}
+
+/// `map.toml`'s `[texture]` section (the texture layers): read, turned into layers, and the
+/// layers written and read back the same.
+pub fn texture_section(data: &[u8]) {
+    use crate::formats::project::texture_section::TextureSection;
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(section) = toml::from_str::<TextureSection>(text) else {
+        return;
+    };
+    if let Ok(layers) = section.to_layers() {
+        let _ = layers.len();
+    }
+}
+
+/// A tile segment of the compile cache on disk (`tiles/*.gwt`), damaged any way: `data[0]`'s
+/// low bit puts the segment magic in front of the rest. The tiles looked up are the keys the
+/// file holds where a segment's keys would be, so entries are found and checked.
+pub fn tile_cache(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let file = cache_file(pick, b"GWTILES2", rest);
+    let key_at = |at: usize| -> Option<[u8; 16]> { file.get(at..at + 16)?.try_into().ok() };
+    let tag = key_at(8).unwrap_or_default();
+    let keys: Vec<[u8; 16]> = (0..64).map_while(|k| key_at(32 + k * 16)).collect();
+    let Some(cache) = fresh_cache("tiles", "fuzz.gwt", &file) else {
+        return;
+    };
+    let (tiles, found) = cache.lookup(&tag, &keys);
+    assert_eq!(found.len(), keys.len(), "one answer per key");
+    assert_eq!(
+        tiles.len(),
+        keys.len() * crate::formats::smt::SMT_TILE_BYTES,
+        "one tile per key"
+    );
+}
+
+/// A bake segment of the compile cache (`bakes/*.gwb`), as [`tile_cache`]: the entries asked
+/// for are the keys the file holds where its first entries' keys would be.
+pub fn bake_cache(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let file = cache_file(pick, b"GWBAKES1", rest);
+    let keys: Vec<[u8; 16]> = (0..8)
+        .filter_map(|k| file.get(16 + k * 24..32 + k * 24)?.try_into().ok())
+        .collect();
+    let Some(cache) = fresh_cache("bakes", "fuzz.gwb", &file) else {
+        return;
+    };
+    let entries = cache.bake_entries(&keys);
+    assert_eq!(entries.len(), keys.len(), "one answer per key");
+}
+
+/// A packed part of the compile cache (`packs/*.lzma2`: LZMA2 chunks) that passes the cache's
+/// own checks, made into the one-entry `.sd7` a compile would write with it, and read back.
+pub fn pack_cache(data: &[u8]) {
+    use crate::formats::archive::lzma2_parts::{chunks_unpacked_len, one_entry_7z};
+    let Some(len) = chunks_unpacked_len(data) else {
+        return;
+    };
+    if len > 1 << 22 {
+        return;
+    }
+    let archive = one_entry_7z("fuzz.bin", &[data], len, 0);
+    let path = scratch().join("pack.sd7");
+    if std::fs::write(&path, &archive).is_ok()
+        && let Ok(read) = crate::formats::archive::ArchiveContents::read(&path)
+    {
+        for f in read.files() {
+            let _ = f.bytes();
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A cache file's bytes: `rest`, after `magic` when `pick`'s low bit is set.
+fn cache_file(pick: u8, magic: &[u8], rest: &[u8]) -> Vec<u8> {
+    if pick & 1 == 1 {
+        [magic, rest].concat()
+    } else {
+        rest.to_vec()
+    }
+}
+
+/// A compile cache in a fresh scratch folder whose `kind` folder holds `file` as `name`.
+fn fresh_cache(kind: &str, name: &str, file: &[u8]) -> Option<crate::compile::CompileCache> {
+    let dir = scratch().join("cache");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join(kind)).ok()?;
+    std::fs::write(dir.join(kind).join(name), file).ok()?;
+    Some(crate::compile::CompileCache::on_disk(dir, 1 << 30).without_memory())
+}
+
 fn scratch() -> PathBuf {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {

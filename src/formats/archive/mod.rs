@@ -827,7 +827,7 @@ fn write_sd7_to<W: Write + Seek>(
     Ok(())
 }
 
-mod lzma2_parts;
+pub(crate) mod lzma2_parts;
 mod lzma_literals;
 mod sd7_cache;
 
