@@ -67,25 +67,46 @@ fn cpu_twin(_entry: &str, pass: &mut CpuPass) {
         } else {
             0.0
         };
-        let mut gain = 0.0f32;
-        for k in 0..9 {
-            if k == 4 {
-                continue;
-            }
-            let (dx, dz) = (k % 3 - 1, k / 3 - 1);
-            let (qx, qz) = (x + dx, z + dz);
-            if !inside(view, qx, qz) {
-                continue;
-            }
-            let dist = if dx != 0 && dz != 0 { DIAGONAL } else { 1.0 };
-            let d = view.source_at(qx, qz) - h - talus * dist;
-            if d > 0.0 {
-                let (qmax, qtot) = stats(view, qx, qz, talus);
-                gain += 0.5 * weight(qx, qz) * qmax * d / qtot;
-            }
-        }
-        h - out + gain
+        let height_at = |qx, qz| inside(view, qx, qz).then(|| view.source_at(qx, qz));
+        let shed_at = |qx, qz| {
+            let (qmax, qtot) = stats(view, qx, qz, talus);
+            (0.5 * weight(qx, qz) * qmax, qtot)
+        };
+        h - out + gain_from_neighbours(x, z, h, talus, height_at, shed_at)
     });
+}
+
+/// What a cell at (`x`, `z`) of height `h` gains in a pass: from each neighbour above it by
+/// more than the talus, its share of what the neighbour sheds. `height_at` gives a
+/// neighbour's height (`None` outside the layer), `shed_at` its half weighted largest excess
+/// and its total excess; the two twins share this so they do the same f32 arithmetic.
+#[inline(always)]
+fn gain_from_neighbours(
+    x: i32,
+    z: i32,
+    h: f32,
+    talus: f32,
+    height_at: impl Fn(i32, i32) -> Option<f32>,
+    shed_at: impl Fn(i32, i32) -> (f32, f32),
+) -> f32 {
+    let mut gain = 0.0f32;
+    for k in 0..9 {
+        if k == 4 {
+            continue;
+        }
+        let (dx, dz) = (k % 3 - 1, k / 3 - 1);
+        let (qx, qz) = (x + dx, z + dz);
+        let Some(q_height) = height_at(qx, qz) else {
+            continue;
+        };
+        let dist = if dx != 0 && dz != 0 { DIAGONAL } else { 1.0 };
+        let d = q_height - h - talus * dist;
+        if d > 0.0 {
+            let (shed, qtot) = shed_at(qx, qz);
+            gain += shed * d / qtot;
+        }
+    }
+    gain
 }
 
 /// The twin over a whole dispatch on arrays: each cell's excess (`stats`) and weight computed
@@ -183,25 +204,13 @@ fn cpu_dispatch(d: &Dispatch, target: &mut Grid<f32>) {
                     } else {
                         0.0
                     };
-                    let mut gain = 0.0f32;
-                    for k in 0..9 {
-                        if k == 4 {
-                            continue;
-                        }
-                        let (dx, dz) = (k % 3 - 1, k / 3 - 1);
-                        let (qx, qz) = (x + dx, z + dz);
-                        if !inside(qx, qz) {
-                            continue;
-                        }
-                        let dist = if dx != 0 && dz != 0 { DIAGONAL } else { 1.0 };
+                    let height_at = |qx, qz| inside(qx, qz).then(|| ground[local(qx, qz)]);
+                    let shed_at = |qx, qz| {
                         let q = local(qx, qz);
-                        let dd = ground[q] - h - talus * dist;
-                        if dd > 0.0 {
-                            let (qmax, qtot) = excess[q];
-                            gain += 0.5 * weight[q] * qmax * dd / qtot;
-                        }
-                    }
-                    *out_h = h - out + gain;
+                        let (qmax, qtot) = excess[q];
+                        (0.5 * weight[q] * qmax, qtot)
+                    };
+                    *out_h = h - out + gain_from_neighbours(x, z, h, talus, height_at, shed_at);
                 }
             });
         std::mem::swap(&mut ground, &mut next);
