@@ -7,7 +7,7 @@
 # tests/fuzz_regressions.rs keeps it in CI. Prints executions, coverage and findings.
 #   fuzz/run.sh TARGET [SECONDS]
 #   fuzz/run.sh all [SECONDS]
-# SKIP_BUILD=1 reuses the last build and seeds.
+# SKIP_BUILD=1 reuses the last build and seeds. Exits 1 when any target left a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
@@ -34,6 +34,7 @@ fi
 [ -n "${SKIP_BUILD:-}" ] || cargo fuzz build -s none --release --debug-assertions >/dev/null
 bin="target/$(rustc -vV | sed -n 's/^host: //p')/release"
 summary=()
+status=0
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
     log="artifacts/$t/run.log"
@@ -47,8 +48,13 @@ for t in "${targets[@]}"; do
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo "?")
     found=$(find "artifacts/$t" -type f ! -name run.log | wc -l)
     line="$t: ${seconds} s, ${execs} executions, coverage ${cov} edges, ${ft} features, exit ${rc}, ${found} findings"
+    if [ "$found" -gt 0 ] || [ "$rc" -ne 0 ]; then
+        status=1
+        line="$line: $(find "artifacts/$t" -type f ! -name run.log -printf '%f ' | head -c 300)"
+    fi
     echo "$line"
     summary+=("$line")
 done
 echo
 printf '%s\n' "${summary[@]}"
+exit $status

@@ -442,6 +442,18 @@ fn sd7_lzma2(
     o
 }
 
+/// The dictionary for a small entry: `SD7_PACKABLE`'s, or the entry's size rounded up to a
+/// power of two where that is less (LZMA2's least is 4 KiB). No match reaches further back
+/// than the entry's start, so a larger one packs nothing better; the coder clears all of it
+/// for every entry, and a reader (the engine's too) allocates all the header declares.
+fn small_entry_dict_bytes(entry_bytes: usize) -> u32 {
+    let bytes = u32::try_from(entry_bytes).unwrap_or(u32::MAX);
+    bytes
+        .checked_next_power_of_two()
+        .unwrap_or(u32::MAX)
+        .clamp(4096, SD7_PACKABLE.0)
+}
+
 /// The packing of one part: a sample from its middle, packed with the fast LZMA2 settings and
 /// as literals, decides between literals, `SD7_PACKABLE` and `SD7_NOISY`. The same bytes
 /// always get the same method.
@@ -806,7 +818,8 @@ fn write_sd7_to<W: Write + Seek>(
         }
         let data = f.bytes().map_err(|e| FormatError::io(path, e))?;
         // small entries (mapinfo.lua and the like) are never sampled
-        sz.set_content_methods(vec![sd7_lzma2(SD7_PACKABLE, cores).into()]);
+        let packing = (small_entry_dict_bytes(data.len()), SD7_PACKABLE.1);
+        sz.set_content_methods(vec![sd7_lzma2(packing, cores).into()]);
         // non-solid: one stream per entry, so the engine can read mapinfo.lua alone
         let r = Counted {
             data: &data,

@@ -292,3 +292,32 @@ fn a_full_disk_while_packing_is_one_line_in_words() {
         "no space left on device while writing maps/x.smt"
     );
 }
+
+#[test]
+fn a_small_entry_declares_a_dictionary_no_bigger_than_itself() {
+    assert_eq!(small_entry_dict_bytes(0), 4096);
+    assert_eq!(small_entry_dict_bytes(9), 4096);
+    assert_eq!(small_entry_dict_bytes(5000), 8192);
+    assert_eq!(small_entry_dict_bytes(1 << 20), 1 << 20);
+    assert_eq!(small_entry_dict_bytes(usize::MAX), SD7_PACKABLE.0);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.sd7");
+    write_archive(&out, &sample(), &mut no_progress()).unwrap();
+    let reader = sevenz_rust2::ArchiveReader::new(
+        std::fs::File::open(&out).unwrap(),
+        sevenz_rust2::Password::empty(),
+    )
+    .unwrap();
+    let archive = reader.archive();
+    // LZMA2's property byte is 0 for a 4 KiB dictionary, 16 for 1 MiB
+    let mapinfo = archive
+        .files
+        .iter()
+        .position(|f| f.name() == "mapinfo.lua")
+        .unwrap();
+    let block = archive.stream_map.file_block_index[mapinfo].unwrap();
+    assert_eq!(archive.blocks[block].coders[0].properties(), [0]);
+    // and what it declares it reads back
+    let back = ArchiveContents::read(&out).unwrap();
+    assert_eq!(back.find("mapinfo.lua").unwrap().data, b"return {}");
+}
