@@ -1,5 +1,5 @@
 //! The texture layers' export bake: eight layers (every kind of rule) over a relief map's
-//! picture, on the GPU (`gpu::bake`, in chunks) beside its CPU twin (`ground_layers::bake`,
+//! picture, on the GPU (`gpu::bake`, in chunks) beside its CPU twin (`ground_bake::bake`,
 //! rayon over rows), in one run, with the largest difference between them.
 //!
 //! `cargo bench --bench texture [-- --sizes 16,32 --runs N]`. Headless, on whatever adapter
@@ -11,7 +11,8 @@ use groundwork::edit::procedural::relief_map;
 use groundwork::gpu::GpuContext;
 use groundwork::gpu::bake::bake_on_gpu;
 use groundwork::map::MapSize;
-use groundwork::map::ground_layers::{bake, material_images};
+use groundwork::map::ground_bake::bake;
+use groundwork::map::ground_layers::material_images;
 
 #[path = "common/layers.rs"]
 mod layers;

@@ -7,6 +7,10 @@
 //! - [`edit`]: what changes the document: the tools (one file each, one registry, each with
 //!   its WGSL kernel and CPU twin), symmetry, the editing session, tile undo, ops files.
 //! - [`gpu`]: the renderer and the tools' kernels on the GPU (wgpu, no egui).
+//! - [`analyze`]: where each move class can go as the engine computes it, which starts reach
+//!   which, each team's share of metal and ground (`groundwork analyze`, the Pathing tab).
+//! - [`import`]: other games' maps (Warzone 2100, StarCraft II) made into Groundwork maps, one
+//!   importer each behind one interface.
 //! - [`lint`]: every known way a map goes silently wrong, with the fix offered.
 //! - [`engine`]: trying a map in the engine: finding Spring or BAR, a sandbox, the start
 //!   script, the log read back.

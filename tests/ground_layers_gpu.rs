@@ -366,7 +366,8 @@ fn channel_diff(
 #[test]
 fn the_gpu_bake_agrees_with_the_cpu_bake_within_one_level() {
     use groundwork::gpu::bake::{bake_on_gpu, bake_on_gpu_in_chunks};
-    use groundwork::map::ground_layers::{bake, material_images};
+    use groundwork::map::ground_bake::bake;
+    use groundwork::map::ground_layers::material_images;
     let Some(ctx) = gpu() else { return };
     let mut map = varied_map();
     // a picture that is not the same everywhere, and a tint

@@ -7,7 +7,8 @@ use groundwork::edit::tools::{ParamValue, ToolSettings, find};
 use groundwork::edit::{GpuLayers, LayerId, Session};
 use groundwork::gpu::shared::Layouts;
 use groundwork::gpu::{BrushKernels, GpuContext, MapScene, SceneLayers};
-use groundwork::map::ground_layers::{MASK_NEUTRAL, Material, TextureLayer, bake, material_images};
+use groundwork::map::ground_bake::bake;
+use groundwork::map::ground_layers::{MASK_NEUTRAL, Material, TextureLayer, material_images};
 use groundwork::map::{Map, MapSettings, MapSize};
 
 /// A 2x2 map: a sea (-40) on the west, a plain at 20, a 45-degree ramp up to a plateau at 220

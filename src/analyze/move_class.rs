@@ -275,16 +275,6 @@ pub fn classes_for(data_dir: Option<&Path>) -> MoveClassTable {
     }
 }
 
-/// The table for this computer: BAR's own movedefs when BAR is installed where the games'
-/// folders are looked for (`install::maps_folders`), else the built-in table.
-pub fn installed_classes() -> MoveClassTable {
-    let env = crate::install::HomeEnv::current();
-    let bar = crate::install::found_maps_folders(&env)
-        .into_iter()
-        .find(|f| f.found && f.game == crate::install::Game::BeyondAllReason);
-    classes_for(bar.as_ref().map(|f| f.data_dir()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use crate::analyze::move_class::installed_classes;
+use crate::analyze::move_class::classes_for;
 use crate::analyze::passability::WaterRules;
 use crate::analyze::{Analysis, GroundMaps, Passability};
 
@@ -44,7 +44,7 @@ struct Report<'a> {
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let loaded = crate::formats::open_map(&args.map).map_err(|e| e.to_string())?;
     let map = loaded.map;
-    let table = installed_classes();
+    let table = classes_for(crate::install::bar_data_dir().as_deref());
     let rule = crate::analyze::ground::HeightRule::parse(&args.engine)?;
     if let (Some(name), Some(out)) = (&args.move_class, &args.passable_png) {
         let class = table

@@ -86,7 +86,8 @@ pub fn run(args: RenderArgs) -> Result<(), String> {
     }
     let choice = match &args.move_class {
         Some(name) => {
-            let table = crate::analyze::move_class::installed_classes();
+            let table =
+                crate::analyze::move_class::classes_for(crate::install::bar_data_dir().as_deref());
             let class = table
                 .classes
                 .iter()

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::cache::{KEY_BYTES, TileKey, hex};
+use super::cached::{KEY_BYTES, TileKey, hex};
 use crate::formats::smt::TILE_TEXELS;
 use crate::map::GroundTexture;
 use crate::map::ground_bake::{BAKE_BLOCK_TEXELS, block_grid};

@@ -13,14 +13,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::bake_cache::{BakeEntry, read_bake_segment, write_bake_segment};
-use super::tiles::TileBlock;
+pub use super::cached::{KEY_BYTES, TileKey};
+use super::cached::{NO_TILE, TileBlock, hex};
 use crate::formats::smt::SMT_TILE_BYTES;
 
-/// A tile's key: its source texels hashed (xxh3-128) with the encoder tag as the seed.
-pub type TileKey = [u8; KEY_BYTES];
 /// A packed part's key: the part's bytes and the packer's settings (blake3).
-pub type PackKey = [u8; 32];
-pub const KEY_BYTES: usize = 16;
+pub use crate::formats::archive::PackKey;
+use crate::formats::archive::PackStore;
 
 /// The disk cache's default size: a few 16x16 maps' tiles and packs.
 pub const DEFAULT_CAP_BYTES: u64 = 2 << 30;
@@ -75,9 +74,6 @@ struct MemoryTiles {
     /// [`SMT_TILE_BYTES`] per key.
     tiles: Vec<u8>,
 }
-
-/// The zero key: no tile (xxh3-128 of real texels is never all zero but by a 2^-128 chance).
-pub(crate) const NO_TILE: TileKey = [0; KEY_BYTES];
 
 /// What the cache did in one compile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -520,9 +516,19 @@ impl CompileCache {
     }
 }
 
-/// Lower-case hex of a key.
-pub(crate) fn hex(key: &[u8]) -> String {
-    key.iter().map(|b| format!("{b:02x}")).collect()
+/// The `.sd7` writer keeps its packed parts here (memory, then disk).
+impl PackStore for CompileCache {
+    fn get(&self, key: &PackKey, check: &dyn Fn(&[u8]) -> bool) -> Option<Arc<Vec<u8>>> {
+        self.pack_bytes(key, check)
+    }
+
+    fn keep(&self, packs: Vec<(PackKey, Arc<Vec<u8>>, bool)>) {
+        self.keep_packs(packs);
+    }
+
+    fn count_reused(&self, parts: usize) {
+        self.count_packs_reused(parts);
+    }
 }
 
 /// Marks a cache file as just used, for the eviction order.

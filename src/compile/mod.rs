@@ -5,6 +5,7 @@
 
 mod bake_cache;
 pub mod cache;
+mod cached;
 pub mod featureplacer;
 mod progress;
 pub mod splats;
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::formats::FormatError;
-use crate::formats::archive::{ArchiveFile, ArchiveKind, write_archive_cached};
+use crate::formats::archive::{ArchiveFile, ArchiveKind, PackStore, write_archive_cached};
 use crate::formats::bc1::Bc1Quality;
 use crate::formats::mapinfo::{mapinfo_table, write_mapinfo};
 use crate::formats::minimap::{encode_minimap, encode_minimap_pixels};
@@ -27,20 +28,7 @@ use crate::formats::smf::{
 };
 use crate::map::{FeaturePlacement, Map};
 
-/// Bakes the texture layers over the picture (`images`: the layers' pictures).
-pub type BakeFn = fn(
-    &Map,
-    &[Option<crate::map::ground_layers::MaterialImage>],
-) -> Result<crate::map::GroundTexture, String>;
-
-/// A bake other than the CPU's own (`map::ground_layers::bake`): the GPU's.
-#[derive(Clone, Debug)]
-pub struct Baker {
-    /// What bakes (the adapter and its driver): the compile cache keeps its texels apart
-    /// from another baker's, which may differ by a level.
-    pub name: String,
-    pub bake: BakeFn,
-}
+pub use crate::map::ground_bake::{BakeFn, Baker};
 
 /// How to compile.
 #[derive(Clone, Debug, Default)]
@@ -169,7 +157,7 @@ fn bake_whole(
             baked
         }
         // the CPU's bake darkens by the occlusion itself
-        None => crate::map::ground_layers::bake(map, images),
+        None => crate::map::ground_bake::bake(map, images),
     })
 }
 
@@ -562,7 +550,8 @@ pub fn compile_map(
         progress.report(Stage::Pack, done, total);
         !progress.is_cancelled()
     };
-    write_archive_cached(out, &files, &mut pack_progress, options.cache.as_deref())?;
+    let packs = options.cache.as_deref().map(|c| c as &dyn PackStore);
+    write_archive_cached(out, &files, &mut pack_progress, packs)?;
     stage_times.push((Stage::Pack, started.elapsed()));
     let archive_bytes = archive_size(out);
     Ok(CompileReport {

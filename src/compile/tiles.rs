@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::cache::{CompileCache, NO_TILE, TileKey};
+use super::cache::CompileCache;
+use super::cached::{NO_TILE, TileBlock, TileKey};
 use super::progress::{Progress, Stage};
 use crate::formats::FormatError;
 use crate::formats::bc1::{BC1_BLOCK_BYTES, Bc1Quality, downsample_2x, encode_bc1, refine_bc1};
@@ -65,13 +66,6 @@ impl TileSet {
         }
         None
     }
-}
-
-/// One block of the `.smt` made: its distinct tiles, and each of its cells' tile number
-/// within it.
-pub(crate) struct TileBlock {
-    pub(crate) tiles: Arc<Vec<u8>>,
-    pub(crate) local: Vec<u32>,
 }
 
 /// The block of `cells` (their tiles, [`SMT_TILE_BYTES`] each, row-major): exact duplicates

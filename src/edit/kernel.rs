@@ -13,7 +13,23 @@ use rayon::prelude::*;
 
 use super::GridRect;
 use super::layer::LayerId;
-use crate::map::Grid;
+use crate::map::{Grid, Map};
+
+/// The GPU copy of the layers, as the session needs it. `gpu::kernels` implements it over a
+/// map's scene.
+pub trait GpuLayers {
+    /// Whether kernels run here (compute shaders and read-write storage textures).
+    fn can_run(&self) -> bool;
+    /// Runs the dispatches in order, in one submission.
+    fn run(&mut self, dispatches: &[Dispatch]) -> Result<(), String>;
+    /// Reads rectangles of a layer back, all in one go.
+    fn read_rects(&mut self, layer: LayerId, rects: &[GridRect]) -> Result<Vec<Vec<f32>>, String>;
+    /// Uploads values (row by row) over a rectangle of a layer.
+    fn write_rect(&mut self, layer: LayerId, rect: GridRect, values: &[f32]);
+    /// The document's layer changed in `rect` (the GPU copy already holds it): refresh what is
+    /// derived from it (the terrain chunks' bounds).
+    fn changed(&mut self, map: &Map, layer: LayerId, rect: GridRect);
+}
 
 /// Dabs one dispatch carries (the `dabs` array's length in the prelude).
 pub const MAX_DABS_PER_DISPATCH: usize = 64;

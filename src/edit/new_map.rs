@@ -9,7 +9,7 @@ use crate::map::recipe::Recipe;
 use crate::map::{Grid, Map, MapSettings, MapSize, SymmetryMode, Team};
 
 use super::generate::{Outcome, generate};
-use super::symmetry::images;
+pub use super::starts::{MAX_PLAYERS, start_positions};
 
 /// The sizes BAR's maps usually come in (map units a side), offered first.
 pub const BAR_SIZES: [(u32, u32); 9] = [
@@ -26,10 +26,6 @@ pub const BAR_SIZES: [(u32, u32); 9] = [
 
 /// The largest side File > New makes (map units).
 pub const MAX_NEW_UNITS: u32 = 32;
-/// The most players a new map is laid out for.
-pub const MAX_PLAYERS: u32 = 16;
-/// Starts closer than this (elmos) leave no room for a base.
-const MIN_START_SPACING_ELMOS: f32 = 384.0;
 
 /// What a new map is made of.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,86 +181,10 @@ fn plain_map(spec: &NewMap, paint: bool) -> Result<Map, String> {
     Ok(map)
 }
 
-/// `players` start positions on a map of `size` under `mode`: a share of them chosen in the
-/// mode's first copy and the rest its images, so each copy holds the same layout. Chosen in
-/// turn from a grid inset from the edges, each as far as it can be from the centre, from the
-/// starts already placed and from its own images; the nearest to the centre wins a tie.
-pub fn start_positions(
-    size: MapSize,
-    mode: SymmetryMode,
-    players: u32,
-) -> Result<Vec<[f32; 2]>, String> {
-    if !(1..=MAX_PLAYERS).contains(&players) {
-        return Err(format!(
-            "a new map has 1 to {MAX_PLAYERS} players, not {players}"
-        ));
-    }
-    let copies = mode.copies() as u32;
-    if !players.is_multiple_of(copies) {
-        return Err(format!(
-            "{players} players cannot share symmetry {mode}'s {copies} copies fairly: use a \
-             multiple of {copies}, or another symmetry"
-        ));
-    }
-    let (w, d) = (size.width_elmos(), size.depth_elmos());
-    let isos = images(mode, w, d);
-    let centre = [w / 2.0, d / 2.0];
-    let dist = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
-    const STEPS: usize = 24;
-    let mut candidates = Vec::with_capacity((STEPS + 1) * (STEPS + 1));
-    for j in 0..=STEPS {
-        for i in 0..=STEPS {
-            let t = |k: usize, side: f32| side * (0.12 + 0.76 * k as f32 / STEPS as f32);
-            candidates.push([t(i, w), t(j, d)]);
-        }
-    }
-    let mut placed: Vec<[f32; 2]> = Vec::new();
-    for _ in 0..players / copies {
-        let mut best: Option<(f32, f32, Vec<[f32; 2]>)> = None;
-        for &c in &candidates {
-            let own: Vec<[f32; 2]> = isos.iter().map(|m| m.apply(c)).collect();
-            // a turn by a third or an eighth takes a corner off the map
-            let on_map = |p: &[f32; 2]| {
-                p[0] >= 0.1 * w && p[0] <= 0.9 * w && p[1] >= 0.1 * d && p[1] <= 0.9 * d
-            };
-            if !own.iter().all(on_map) {
-                continue;
-            }
-            let mut score = 2.0 * dist(c, centre);
-            for (a, p) in own.iter().enumerate() {
-                for q in &own[a + 1..] {
-                    score = score.min(dist(*p, *q));
-                }
-                for q in &placed {
-                    score = score.min(dist(*p, *q));
-                }
-            }
-            let near = dist(c, centre);
-            let better = match &best {
-                None => true,
-                Some((s, n, _)) => score > *s + 1e-3 || ((score - *s).abs() <= 1e-3 && near < *n),
-            };
-            if better {
-                best = Some((score, near, own));
-            }
-        }
-        let Some((score, _, own)) = best else {
-            return Err(format!("no start fits on a {size} map under {mode}"));
-        };
-        if score < MIN_START_SPACING_ELMOS {
-            return Err(format!(
-                "{players} players do not fit on a {size} map under {mode}: starts would be \
-                 {score:.0} elmos apart"
-            ));
-        }
-        placed.extend(own);
-    }
-    Ok(placed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edit::symmetry::images;
 
     fn spec(w: u32, d: u32, players: u32, mode: SymmetryMode) -> NewMap {
         NewMap {

@@ -4,10 +4,9 @@
 //! or in Debian's `/usr/games`.
 
 use std::ffi::OsString;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use crate::install::{Game, HomeEnv, maps_folders};
+use crate::install::HomeEnv;
 
 /// The variable naming an engine binary to use instead of searching (a fake one in tests).
 pub const ENGINE_VARIABLE: &str = "GROUNDWORK_ENGINE";
@@ -131,11 +130,7 @@ impl EngineSearch {
         if let Some(p) = &self.engine_var {
             return checked(p, EngineSource::Variable, ENGINE_VARIABLE);
         }
-        let bar_dirs: Vec<PathBuf> = maps_folders(&self.home)
-            .into_iter()
-            .filter(|f| f.game == Game::BeyondAllReason && f.found)
-            .map(|f| f.data_dir().to_path_buf())
-            .collect();
+        let bar_dirs = crate::install::bar_data_dirs(&self.home);
         for data in &bar_dirs {
             if let Some(binary) = newest_bar_engine(data, flavour) {
                 return Ok(Engine::at(binary, EngineSource::Bar));
@@ -241,65 +236,17 @@ pub fn newest_bar_engine(data_dir: &Path, flavour: Flavour) -> Option<PathBuf> {
         })
 }
 
-/// One line of a rapid `versions.gz`: `tag,md5,depends,name`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RapidVersion {
-    pub tag: String,
-    pub md5: String,
-    pub name: String,
-}
+pub use crate::formats::rapid::{RapidVersion, read_rapid_versions};
 
-/// Reads a rapid `versions.gz` (gzipped text, one `tag,md5,depends,name` a line; lines that
-/// do not have four fields are skipped). At most 16 MiB of text is read.
-pub fn read_rapid_versions(gz: &[u8]) -> Vec<RapidVersion> {
-    let mut text = String::new();
-    let read = flate2::read::GzDecoder::new(gz)
-        .take(16 << 20)
-        .read_to_string(&mut text);
-    if read.is_err() {
-        return Vec::new();
-    }
-    text.lines()
-        .filter_map(|l| {
-            let mut f = l.trim().splitn(4, ',');
-            let (tag, md5, _depends, name) = (f.next()?, f.next()?, f.next()?, f.next()?);
-            (!tag.is_empty() && md5.len() == 32 && !name.trim().is_empty()).then(|| RapidVersion {
-                tag: tag.to_string(),
-                md5: md5.to_ascii_lowercase(),
-                name: name.trim().to_string(),
-            })
-        })
-        .collect()
-}
-
-/// BAR's game installed in `data_dir`: of the rapid versions (`rapid/*/*/versions.gz`) whose
-/// package (`packages/<md5>.sdp`) is there and whose tag is BAR's (`byar:...`, not the lobby's
-/// `byar-chobby:...`), the one whose package was written last. `None` when there is none.
+/// BAR's game installed in `data_dir` ([`crate::formats::rapid::bar_package`]: the newest
+/// package whose rapid tag is BAR's), with its name and tag. `None` when there is none.
 pub fn bar_game(data_dir: &Path) -> Option<InstalledGame> {
-    let mut versions = Vec::new();
-    for repo in std::fs::read_dir(data_dir.join("rapid")).ok()?.flatten() {
-        let Ok(entries) = std::fs::read_dir(repo.path()) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            if let Ok(gz) = std::fs::read(e.path().join("versions.gz")) {
-                versions.extend(read_rapid_versions(&gz));
-            }
-        }
-    }
-    versions
-        .into_iter()
-        .filter(|v| v.tag.split(':').next() == Some("byar"))
-        .filter_map(|v| {
-            let sdp = data_dir.join("packages").join(format!("{}.sdp", v.md5));
-            let written = std::fs::metadata(&sdp).and_then(|m| m.modified()).ok()?;
-            Some((written, v))
-        })
-        .max_by(|a, b| a.0.cmp(&b.0))
-        .map(|(_, v)| InstalledGame {
-            name: v.name,
-            tag: v.tag,
-        })
+    let (_, v) = crate::formats::rapid::bar_package(data_dir)?;
+    let v = v?;
+    Some(InstalledGame {
+        name: v.name,
+        tag: v.tag,
+    })
 }
 
 #[cfg(test)]

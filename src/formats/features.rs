@@ -365,18 +365,9 @@ fn collect_dir(root: &Path, dir: &Path, want: fn(&str) -> bool, out: &mut Vec<Bu
     }
 }
 
-/// The most recently written `packages/*.sdp`.
+/// BAR's game package ([`super::rapid::bar_package`]).
 fn newest_package(data_dir: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(data_dir.join("packages"))
-        .ok()?
-        .flatten()
-        .filter(|e| {
-            e.path()
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("sdp"))
-        })
-        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
-        .map(|e| e.path())
+    super::rapid::bar_package(data_dir).map(|(p, _)| p)
 }
 
 /// One rapid package entry: a file's path and the MD5 that names it in the pool.

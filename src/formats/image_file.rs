@@ -43,6 +43,30 @@ fn decode_dds(bytes: &[u8], name: &str, max_side: u32) -> Result<image::RgbaImag
             format!("{w} x {h} texels; at most {max_side} a side is read"),
         ));
     }
+    // a map's pictures are flat textures: the decoder would stack every face, layer and slice
+    // into one tall picture, sized by multiplying the header's counts unchecked
+    let cube = dds
+        .header
+        .caps2
+        .contains(image_dds::ddsfile::Caps2::CUBEMAP)
+        || dds.header10.as_ref().is_some_and(|h| {
+            h.misc_flag
+                .contains(image_dds::ddsfile::MiscFlag::TEXTURECUBE)
+        });
+    let (layers, depth) = (dds.get_num_array_layers(), dds.get_depth());
+    if cube || layers > 1 || depth > 1 {
+        let what = if cube {
+            "a cube map".to_string()
+        } else if layers > 1 {
+            format!("an array of {layers} textures")
+        } else {
+            format!("a volume {depth} slices deep")
+        };
+        return Err(FormatError::invalid(
+            name,
+            format!("{what}: only a flat 2D texture is read"),
+        ));
+    }
     // the decoder works from the header's sizes; keep a malformed file from taking the
     // process down with it
     std::panic::catch_unwind(|| image_dds::image_from_dds(&dds, 0))
@@ -98,6 +122,32 @@ mod tests {
         let (rgba, w, h) = decode_rgba(&bgra_dds(2, 2, &px), "blades.dds", 64).unwrap();
         assert_eq!((w, h), (2, 2));
         assert_eq!(rgba, px.concat());
+    }
+
+    /// A cube map or a volume is refused in words before the decoder multiplies its counts
+    /// (a cube map's six faces times a huge layer count overflowed inside it).
+    #[test]
+    fn cube_maps_and_volumes_are_refused_in_words() {
+        let plain = bgra_dds(2, 2, &[[1, 2, 3, 4]; 4]);
+        assert!(decode_rgba(&plain, "a.dds", 64).is_ok());
+        let mut cube = plain.clone();
+        cube[112..116].copy_from_slice(&0x200u32.to_le_bytes()); // caps2: cube map
+        let e = decode_rgba(&cube, "a.dds", 64).unwrap_err().to_string();
+        assert!(e.contains("cube map"), "{e}");
+        let mut volume = plain.clone();
+        let flags = u32::from_le_bytes(volume[8..12].try_into().unwrap()) | 0x80_0000;
+        volume[8..12].copy_from_slice(&flags.to_le_bytes()); // flags: depth
+        volume[24..28].copy_from_slice(&3u32.to_le_bytes());
+        let e = decode_rgba(&volume, "a.dds", 64).unwrap_err().to_string();
+        assert!(e.contains("3 slices"), "{e}");
+        // the fuzzer's input: a DX10 cube map whose layer count times six overflowed
+        let found = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fuzz/regressions/dds/cube-layers-overflow.dds"),
+        )
+        .unwrap();
+        let e = decode_rgba(&found, "a.dds", 4096).unwrap_err().to_string();
+        assert!(!e.contains("does not match its header"), "{e}");
     }
 
     #[test]

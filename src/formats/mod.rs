@@ -16,6 +16,7 @@ pub mod map_reader;
 pub mod mapinfo;
 pub mod minimap;
 pub mod project;
+pub mod rapid;
 pub mod s3o;
 pub mod sc2;
 pub mod smd;

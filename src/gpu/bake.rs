@@ -1,7 +1,7 @@
 //! The export bake on the GPU: the texture layers composited over the map's picture into the
 //! 8 texels a square the `.smt` carries (`shaders/ground_bake.wgsl` after `ground_rules.wgsl`),
 //! in chunks of rows so a 32x32 map's 16384^2 texels fit any device; its CPU twin is
-//! `map::ground_layers::bake`, and the two agree within 1 level a channel (WGSL rounds halves
+//! `map::ground_bake::bake`, and the two agree within 1 level a channel (WGSL rounds halves
 //! to even, Rust away from zero).
 //!
 //! Memory at 32x32 with 16 layers: the heights 2049^2 x 4 = 16 MiB, metal 4 MiB, the masks
@@ -330,7 +330,7 @@ pub fn bake_with_headless_gpu(
 
 /// The baker for `map`'s texture layers: the headless GPU's when one runs compute, else `None`
 /// (the CPU's, the same texture within a level a channel); `None` too without layers.
-pub fn baker_for(map: &crate::map::Map) -> Option<crate::compile::Baker> {
+pub fn baker_for(map: &crate::map::Map) -> Option<crate::map::ground_bake::Baker> {
     // a CPU adapter (lavapipe) bakes slower than the CPU twin
     if map.texture_layers.is_empty() {
         return None;
@@ -342,8 +342,8 @@ pub fn baker_for(map: &crate::map::Map) -> Option<crate::compile::Baker> {
 }
 
 /// The compile's baker on `ctx` (the one [`shared_headless`] gives).
-pub fn headless_baker(ctx: &GpuContext) -> crate::compile::Baker {
-    crate::compile::Baker {
+pub fn headless_baker(ctx: &GpuContext) -> crate::map::ground_bake::Baker {
+    crate::map::ground_bake::Baker {
         name: ctx.describe(),
         bake: bake_with_headless_gpu,
     }

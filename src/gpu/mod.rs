@@ -1,7 +1,7 @@
 //! The renderer and the GPU brush kernels. Knows wgpu, the document and the tools (it runs
 //! their kernels), not egui: the window and `groundwork render` both draw through it.
 //!
-//! - [`bake`]: the export bake of the texture layers on the GPU (CPU twin: `ground_layers::bake`).
+//! - [`bake`]: the export bake of the texture layers on the GPU (CPU twin: `ground_bake::bake`).
 //! - [`context`]: the device (the adapter's real limits, only the features we use).
 //! - [`camera`]: orbit / top-down camera, presets, frustum.
 //! - [`features`]: map features drawn as their models, instanced, standing on the live ground.

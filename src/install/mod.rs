@@ -1,6 +1,6 @@
 //! Where the games keep their maps, and putting a compiled map there: the maps folders of BAR
-//! and of plain Spring on this computer (Linux, Windows, macOS; `ENGINE-FACTS.md`, "Where maps
-//! go"), BAR's archive names (`My Map` 1.0 -> `my_map_1.0.sd7`), the next free version when a
+//! and of plain Spring on this computer (Linux, Windows, macOS: the data folders the engine
+//! searches, checked against the engine), BAR's archive names (`My Map` 1.0 -> `my_map_1.0.sd7`), the next free version when a
 //! name is taken, and the clean-up of temporary files a killed export left behind. The archive
 //! itself is written through a temporary name and renamed into place by `formats::archive`, so
 //! the game never sees half a map.
@@ -158,6 +158,21 @@ pub fn maps_folders(env: &HomeEnv) -> Vec<MapsFolder> {
 /// The maps folders whose game is installed here.
 pub fn found_maps_folders(env: &HomeEnv) -> Vec<MapsFolder> {
     maps_folders(env).into_iter().filter(|f| f.found).collect()
+}
+
+/// BAR's data folder on this computer (where its games and packages are), when BAR is installed
+/// where the games' folders are looked for ([`maps_folders`]).
+pub fn bar_data_dir() -> Option<PathBuf> {
+    bar_data_dirs(&HomeEnv::current()).into_iter().next()
+}
+
+/// Every folder where BAR is installed under `env`, in [`maps_folders`]' order.
+pub fn bar_data_dirs(env: &HomeEnv) -> Vec<PathBuf> {
+    found_maps_folders(env)
+        .into_iter()
+        .filter(|f| f.game == Game::BeyondAllReason)
+        .map(|f| f.data_dir().to_path_buf())
+        .collect()
 }
 
 /// `name` lowercased with every run of other characters than letters and digits as one `_`.

@@ -9,11 +9,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::edit::symmetry::images;
 use crate::formats::LoadedMap;
 use crate::formats::features::{FeatureNames, defined_feature_names};
 use crate::map::grass::grass_map_warning;
 use crate::map::settings::{ENGINE_DEFAULT_EXTRACTOR_RADIUS, ENGINE_DEFAULT_MAX_METAL};
+use crate::map::symmetry::images;
 use crate::map::{HEIGHT_WORD_DIVISOR, Map, Team};
 
 /// Blocks an export, or only tells.
@@ -277,17 +277,12 @@ impl LintContext {
     /// The lint's view of this computer: BAR's feature definitions and move classes, when BAR
     /// is installed.
     pub fn for_this_computer() -> LintContext {
-        use crate::install::{Game, HomeEnv, found_maps_folders};
-        let bar = found_maps_folders(&HomeEnv::current())
-            .into_iter()
-            .find(|f| f.game == Game::BeyondAllReason);
+        let bar = crate::install::bar_data_dir();
         LintContext {
             game_features: bar
-                .as_ref()
-                .and_then(|f| crate::formats::features::game_feature_names(f.data_dir())),
-            move_classes: Some(crate::analyze::move_class::classes_for(
-                bar.as_ref().map(|f| f.data_dir()),
-            )),
+                .as_deref()
+                .and_then(crate::formats::features::game_feature_names),
+            move_classes: Some(crate::analyze::move_class::classes_for(bar.as_deref())),
         }
     }
 }

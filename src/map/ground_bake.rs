@@ -16,6 +16,30 @@ use super::ground_layers::{
 };
 use super::{ELMOS_PER_SQUARE, Grid, GroundTexture, Map};
 
+/// The ground texture the engine gets: the map's picture with every layer composited over it,
+/// bottom first (`images` from [`super::ground_layers::material_images`]), then darkened by the ambient occlusion
+/// when the map asks for it. No layers and no occlusion: the picture itself. Fast
+/// ([`Baking`]); within a level a channel of [`super::ground_layers::bake_per_texel`].
+pub fn bake(map: &Map, images: &[Option<MaterialImage>]) -> GroundTexture {
+    if map.texture_layers.is_empty() && map.texture_ao.is_none() {
+        return map.texture.clone();
+    }
+    Baking::new(map, images).bake()
+}
+
+/// Bakes the texture layers over the picture (`images`: the layers' pictures).
+pub type BakeFn = fn(&Map, &[Option<MaterialImage>]) -> Result<GroundTexture, String>;
+
+/// A bake other than the CPU's own ([`bake`]): the GPU's, which the compile takes
+/// (`compile::CompileOptions::baker`) and the GPU module makes.
+#[derive(Clone, Debug)]
+pub struct Baker {
+    /// What bakes (the adapter and its driver): the compile cache keeps its texels apart
+    /// from another baker's, which may differ by a level.
+    pub name: String,
+    pub bake: BakeFn,
+}
+
 /// Texels a side of the blocks [`Baking::bake_blocks`] bakes (8 tiles of 32).
 pub const BAKE_BLOCK_TEXELS: usize = 256;
 

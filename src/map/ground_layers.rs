@@ -618,18 +618,7 @@ fn normal_from_luminance(rgba: &[u8], w: usize, h: usize, n: usize) -> Vec<u8> {
     out
 }
 
-/// The ground texture the engine gets: the map's picture with every layer composited over it,
-/// bottom first (`images` from [`material_images`]), then darkened by the ambient occlusion
-/// when the map asks for it. No layers and no occlusion: the picture itself. Fast
-/// ([`super::ground_bake::Baking`]); within a level a channel of [`bake_per_texel`].
-pub fn bake(map: &Map, images: &[Option<MaterialImage>]) -> GroundTexture {
-    if map.texture_layers.is_empty() && map.texture_ao.is_none() {
-        return map.texture.clone();
-    }
-    super::ground_bake::Baking::new(map, images).bake()
-}
-
-/// [`bake`] as its plain definition, texel by texel through [`layer_weight`] (slow: the
+/// [`super::ground_bake::bake`] as its plain definition, texel by texel through [`layer_weight`] (slow: the
 /// reference the fast bake and the GPU's are tested against).
 pub fn bake_per_texel(map: &Map, images: &[Option<MaterialImage>]) -> GroundTexture {
     let layers = &map.texture_layers;
@@ -695,6 +684,7 @@ fn material_colour(m: &Material, image: Option<&MaterialImage>, x: f32, z: f32) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::ground_bake::bake;
     use crate::map::{MapSettings, MapSize};
 
     fn map_with_cliff() -> Map {

@@ -1,5 +1,6 @@
 //! The map's symmetry mode: how a fair map repeats itself for its teams. The document records
-//! it (saved in `map.toml`); `edit::symmetry` turns it into the transforms every tool uses.
+//! it (saved in `map.toml`); [`images`] turns it into the rigid maps (mirrors, turns) that copy
+//! a place to its partners, which every tool (`edit::symmetry`) and check (`lint`) uses.
 
 use std::fmt;
 use std::str::FromStr;
@@ -132,6 +133,118 @@ impl FromStr for SymmetryMode {
         };
         Ok(mode)
     }
+}
+
+/// A rigid map of the plane: `p' = a * p + b` (a is orthogonal).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Isometry {
+    /// Row-major 2x2.
+    pub a: [[f32; 2]; 2],
+    pub b: [f32; 2],
+}
+
+impl Isometry {
+    pub const IDENTITY: Isometry = Isometry {
+        a: [[1.0, 0.0], [0.0, 1.0]],
+        b: [0.0, 0.0],
+    };
+
+    pub fn apply(&self, p: [f32; 2]) -> [f32; 2] {
+        [
+            self.a[0][0] * p[0] + self.a[0][1] * p[1] + self.b[0],
+            self.a[1][0] * p[0] + self.a[1][1] * p[1] + self.b[1],
+        ]
+    }
+
+    /// A direction (no translation).
+    pub fn turn(&self, v: [f32; 2]) -> [f32; 2] {
+        [
+            self.a[0][0] * v[0] + self.a[0][1] * v[1],
+            self.a[1][0] * v[0] + self.a[1][1] * v[1],
+        ]
+    }
+
+    /// Whether it flips handedness (a mirror).
+    pub fn mirrors(&self) -> bool {
+        self.a[0][0] * self.a[1][1] - self.a[0][1] * self.a[1][0] < 0.0
+    }
+}
+
+/// Two points within `tol` elmos of each other on both axes: one place, as the images of
+/// a placed thing (a start, a feature) are matched.
+pub fn near(a: [f32; 2], b: [f32; 2], tol: f32) -> bool {
+    (a[0] - b[0]).abs() <= tol && (a[1] - b[1]).abs() <= tol
+}
+
+/// The copies a mode makes on a `width` x `depth` elmo map, the identity first.
+pub fn images(mode: SymmetryMode, width_elmos: f32, depth_elmos: f32) -> Vec<Isometry> {
+    let (w, d) = (width_elmos, depth_elmos);
+    let mx = Isometry {
+        a: [[-1.0, 0.0], [0.0, 1.0]],
+        b: [w, 0.0],
+    };
+    let mz = Isometry {
+        a: [[1.0, 0.0], [0.0, -1.0]],
+        b: [0.0, d],
+    };
+    let r180 = Isometry {
+        a: [[-1.0, 0.0], [0.0, -1.0]],
+        b: [w, d],
+    };
+    let id = Isometry::IDENTITY;
+    match mode {
+        SymmetryMode::None => vec![id],
+        SymmetryMode::MirrorX => vec![id, mx],
+        SymmetryMode::MirrorZ => vec![id, mz],
+        SymmetryMode::MirrorXZ => vec![id, mx, mz, r180],
+        SymmetryMode::Diagonal => vec![
+            id,
+            Isometry {
+                a: [[0.0, 1.0], [1.0, 0.0]],
+                b: [0.0, 0.0],
+            },
+        ],
+        SymmetryMode::AntiDiagonal => vec![
+            id,
+            Isometry {
+                a: [[0.0, -1.0], [-1.0, 0.0]],
+                b: [w, w],
+            },
+        ],
+        SymmetryMode::Rotate(2) => vec![id, r180],
+        SymmetryMode::Rotate(n) => {
+            let (cx, cz) = (w * 0.5, d * 0.5);
+            (0..n)
+                .map(|k| {
+                    let (c, s) = turn_cos_sin(n, k);
+                    let a = [[c, -s], [s, c]];
+                    Isometry {
+                        a,
+                        b: [
+                            cx - (a[0][0] * cx + a[0][1] * cz),
+                            cz - (a[1][0] * cx + a[1][1] * cz),
+                        ],
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// cos and sin of k turns of 360/n degrees, exact where they can be (quarter turns).
+pub fn turn_cos_sin(n: u8, k: u8) -> (f32, f32) {
+    let k = k % n;
+    if (4 * k as u32).is_multiple_of(n as u32) {
+        // a whole number of quarter turns
+        return match (4 * k as u32) / n as u32 {
+            0 => (1.0, 0.0),
+            1 => (0.0, 1.0),
+            2 => (-1.0, 0.0),
+            _ => (0.0, -1.0),
+        };
+    }
+    let a = std::f64::consts::TAU * k as f64 / n as f64;
+    (a.cos() as f32, a.sin() as f32)
 }
 
 #[cfg(test)]

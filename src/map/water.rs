@@ -1,6 +1,6 @@
 //! The water as BumpWater draws it: every `mapinfo.water` value the shader uses, resolved to
-//! the engine's default when the map leaves it unset (`MapInfo.cpp`, verified in
-//! `ENGINE-FACTS.md`), before BumpWater's pre-scaling (which the renderer applies). The
+//! the engine's default when the map leaves it unset (the engine's `MapInfo.cpp`, checked
+//! against the engine), before BumpWater's pre-scaling (which the renderer applies). The
 //! properties panel shows these defaults; the renderer and its CPU twin read them.
 
 use super::MapSettings;

@@ -114,11 +114,11 @@ impl ExportDialog {
     pub fn for_this_computer(config_dir: Option<&std::path::Path>) -> ExportDialog {
         let env = crate::install::HomeEnv::current();
         let folders = crate::install::maps_folders(&env);
-        let bar = folders
-            .iter()
-            .find(|f| f.found && f.game == crate::install::Game::BeyondAllReason);
-        let game = bar.and_then(|f| crate::formats::features::game_feature_names(f.data_dir()));
-        let move_classes = crate::analyze::move_class::classes_for(bar.map(|f| f.data_dir()));
+        let bar = crate::install::bar_data_dir();
+        let game = bar
+            .as_deref()
+            .and_then(crate::formats::features::game_feature_names);
+        let move_classes = crate::analyze::move_class::classes_for(bar.as_deref());
         ExportDialog::new(
             folders,
             LintContext {

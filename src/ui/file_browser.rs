@@ -5,7 +5,16 @@
 
 use std::path::{Path, PathBuf};
 
-use super::file_dialog::Pick;
+/// What the dialog picks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pick {
+    /// An existing file; each filter a label and its extensions (lower case, no dot).
+    File(Vec<(String, Vec<String>)>),
+    /// An existing folder.
+    Folder,
+    /// A name to write to, with the suggested one.
+    Save(String),
+}
 
 /// One entry of the folder shown.
 #[derive(Clone, Debug, PartialEq)]

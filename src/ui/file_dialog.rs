@@ -8,21 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
+pub use super::file_browser::Pick;
 use super::file_browser::{FileBrowser, Outcome};
 
 /// A system dialog answering "nothing" sooner than this did not open.
 const IMMEDIATE_FAILURE: Duration = Duration::from_millis(400);
-
-/// What the dialog picks.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Pick {
-    /// An existing file; each filter a label and its extensions (lower case, no dot).
-    File(Vec<(String, Vec<String>)>),
-    /// An existing folder.
-    Folder,
-    /// A name to write to, with the suggested one.
-    Save(String),
-}
 
 /// One dialog to show.
 #[derive(Clone, Debug, PartialEq)]

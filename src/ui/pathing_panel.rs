@@ -9,7 +9,7 @@ use std::sync::mpsc;
 
 use crate::analyze::ground::GroundMaps;
 use crate::analyze::ground::HeightRule;
-use crate::analyze::move_class::{MoveClassTable, installed_classes};
+use crate::analyze::move_class::{MoveClassTable, classes_for};
 use crate::analyze::passability::Passability;
 use crate::analyze::reach::flood_mask;
 use crate::analyze::report::{
@@ -60,7 +60,8 @@ impl PathingPanel {
 
     /// The move class table: BAR's movedefs when BAR is installed, else the built-in one.
     pub fn table(&mut self) -> &MoveClassTable {
-        self.table.get_or_insert_with(installed_classes)
+        self.table
+            .get_or_insert_with(|| classes_for(crate::install::bar_data_dir().as_deref()))
     }
 
     /// Another map opened: its figures are not this one's.

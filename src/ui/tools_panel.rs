@@ -9,6 +9,12 @@ use crate::gpu::view::{metal_overlay_rgba, type_colour};
 use crate::map::{MapSettings, SymmetryMode};
 use crate::ui::file_dialog::{Answer, FileDialogs, Pick, Request};
 
+/// How the mouse and keys move the camera, for the Navigate tool's help (and the README).
+pub const CAMERA_CONTROLS: &str = "Scroll zooms toward the ground under the cursor. \
+Right-drag pans; middle-drag (or Alt+left-drag) orbits, Shift+middle-drag pans. \
+W A S D move (Shift faster), E and Q zoom in and out, T toggles the top-down view, \
+F or Home frames the whole map. These work with every tool.";
+
 /// Where an image picked in a file dialog goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ImageSlot {
@@ -176,7 +182,7 @@ impl ToolsPanel {
             let navigating = self.tool.is_none() && self.features.tool.is_none();
             if ui
                 .selectable_label(navigating, "Navigate")
-                .on_hover_text(super::viewport::CAMERA_CONTROLS)
+                .on_hover_text(CAMERA_CONTROLS)
                 .clicked()
             {
                 self.tool = None;
@@ -204,7 +210,7 @@ impl ToolsPanel {
             }
         });
         if self.tool.is_none() && self.features.tool.is_none() {
-            ui.weak(super::viewport::CAMERA_CONTROLS);
+            ui.weak(CAMERA_CONTROLS);
         }
         if self.features.tool.is_some() {
             match self.map.clone() {

@@ -20,12 +20,6 @@ use super::document::Document;
 use super::log_panel::LogPanel;
 use super::tools_panel::ToolsPanel;
 
-/// How the mouse and keys move the camera, for the Navigate tool's help (and the README).
-pub const CAMERA_CONTROLS: &str = "Scroll zooms toward the ground under the cursor. \
-Right-drag pans; middle-drag (or Alt+left-drag) orbits, Shift+middle-drag pans. \
-W A S D move (Shift faster), E and Q zoom in and out, T toggles the top-down view, \
-F or Home frames the whole map. These work with every tool.";
-
 /// How near (points) a click must be to a start marker to be the start's.
 const START_CLICK_POINTS: f32 = 18.0;
 

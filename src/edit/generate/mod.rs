@@ -17,9 +17,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::brush::{Brush, BrushShape, Falloff};
+use super::kernel::GpuLayers;
 use super::kernel::{CpuScratch, Dispatch, GpuDab, KernelParams, run_cpu, run_cpu_on};
-use super::new_map::start_positions;
-use super::session::GpuLayers;
+use super::starts::start_positions;
 use super::symmetry::{SYMMETRIZE, cells_symmetrize_reads, images};
 use super::tools::{StrokeStart, ToolSettings, find};
 use super::{GridRect, LayerId};

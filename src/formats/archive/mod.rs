@@ -6,6 +6,7 @@
 use std::io::{Read, Seek, Write};
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::FormatError;
 use super::mapinfo::Vfs;
@@ -399,6 +400,22 @@ fn read_sd7(path: &Path, what: &str) -> Result<Vec<ArchiveFile>, FormatError> {
 // -------------------------------------------------------------------------------------------
 // writing
 
+/// The key of a packed part of a `.sd7` entry: a hash of its bytes and of everything that
+/// picks its packing.
+pub type PackKey = [u8; 32];
+
+/// Where the `.sd7` writer keeps the packed parts of large entries between writes, so a
+/// re-export packs only the parts whose bytes changed. The compile cache is one.
+pub trait PackStore: Sync {
+    /// The part kept under `key`, if `check` (whole chunks of the part's size) accepts it.
+    fn get(&self, key: &PackKey, check: &dyn Fn(&[u8]) -> bool) -> Option<Arc<Vec<u8>>>;
+    /// Keeps this write's parts, each with its key and whether this write packed it (else it
+    /// came from the store), in place of the last write's.
+    fn keep(&self, packs: Vec<(PackKey, Arc<Vec<u8>>, bool)>);
+    /// Counts parts taken from the store.
+    fn count_reused(&self, parts: usize);
+}
+
 /// The LZMA2 level for `.sd7` (0..=9) and its chunk size: chunks are fixed, so the bytes do
 /// not depend on the thread count.
 const SD7_LEVEL: u32 = 1;
@@ -548,7 +565,7 @@ pub fn write_archive_cached(
     out: &Path,
     files: &[ArchiveFile],
     progress: &mut PackProgress,
-    cache: Option<&crate::compile::CompileCache>,
+    cache: Option<&dyn PackStore>,
 ) -> Result<(), FormatError> {
     let what = out.display().to_string();
     let kind = ArchiveKind::from_path(out)
@@ -572,7 +589,7 @@ pub fn write_archive_cached(
     }
     replace_with(&tmp, out, kind == ArchiveKind::Sdd)?;
     if let Some(c) = cache {
-        c.keep_packs(packed);
+        c.keep(packed);
     }
     Ok(())
 }
@@ -742,7 +759,7 @@ fn write_sd7(
     path: &Path,
     files: &[&ArchiveFile],
     progress: &mut PackProgress,
-    cache: Option<&crate::compile::CompileCache>,
+    cache: Option<&dyn PackStore>,
     packed: &mut Vec<sd7_cache::PackedEntry>,
 ) -> Result<(), FormatError> {
     let file = std::fs::File::create(path).map_err(|e| FormatError::io(path, e))?;
@@ -766,7 +783,7 @@ fn write_sd7_to<W: Write + Seek>(
     path: &Path,
     files: &[&ArchiveFile],
     progress: &mut PackProgress,
-    cache: Option<&crate::compile::CompileCache>,
+    cache: Option<&dyn PackStore>,
     packed: &mut Vec<sd7_cache::PackedEntry>,
 ) -> Result<(), FormatError> {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -812,7 +829,7 @@ fn write_sd7_to<W: Write + Seek>(
             sz.push_raw_block(&pack.archive, 0, &mut reader, |_| f.path.clone())
                 .map_err(serr)?;
             if let Some(c) = cache {
-                c.count_packs_reused(pack.parts_reused);
+                c.count_reused(pack.parts_reused);
             }
             continue;
         }

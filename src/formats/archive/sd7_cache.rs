@@ -12,9 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::lzma2_parts::{PART_MAX_BYTES, chunks_unpacked_len, one_entry_7z, pack_part};
-use super::{ArchiveFile, PackCancelled};
-use crate::compile::CompileCache;
-use crate::compile::cache::PackKey;
+use super::{ArchiveFile, PackCancelled, PackKey, PackStore};
 
 /// Entries at least this big are packed part by part (and kept); smaller ones (mapinfo.lua and
 /// the like) are packed in place each time.
@@ -29,7 +27,7 @@ pub(super) struct OwnPack {
 }
 
 /// A packed part for the cache to keep: its key, its LZMA2 chunks, and whether it was packed
-/// by this compile ([`CompileCache::keep_packs`]).
+/// by this compile ([`PackStore::keep`]).
 pub(super) type PackedEntry = (PackKey, Arc<Vec<u8>>, bool);
 
 /// The key of a part's chunks: its bytes and everything that picks the packing.
@@ -69,7 +67,7 @@ impl Source<'_> {
 /// dealt with; `cancel` stops between parts. The parts packed or found are added to `kept`.
 pub(super) fn own_packs(
     files: &[&ArchiveFile],
-    cache: Option<&CompileCache>,
+    cache: Option<&dyn PackStore>,
     cancel: &AtomicBool,
     done: &AtomicU64,
     kept: &mut Vec<PackedEntry>,
@@ -94,7 +92,7 @@ pub(super) fn own_packs(
         .map(|&i| {
             let data = flat[i];
             let check = |b: &[u8]| chunks_unpacked_len(b) == Some(data.len() as u64);
-            if let Some(bytes) = cache.and_then(|c| c.pack_bytes(&keys[i], check)) {
+            if let Some(bytes) = cache.and_then(|c| c.get(&keys[i], &check)) {
                 done.fetch_add(data.len() as u64, Ordering::Relaxed);
                 return Ok((i, bytes, false));
             }

@@ -4,11 +4,61 @@
 //! archive, its unpacked size sane). The crate reads some files, `(attributes)` among them,
 //! while it opens an archive, so no entry may go unchecked.
 
-use std::io::{Read, Seek};
+use std::io::{Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::mpq::{CheckError, FileClaims, MAX_TABLE_BYTES, TABLE_EXPANSION, bad, read_at};
+use crate::formats::FormatError;
 use crate::formats::bytes::{ByteReader, le_words};
+
+/// The largest table (hash, block, HET, BET) we unpack: 16 MiB holds about a million entries,
+/// far beyond any map.
+pub const MAX_TABLE_BYTES: u64 = 16 << 20;
+/// A table may unpack to at most this many times the whole archive's size.
+pub(super) const TABLE_EXPANSION: u64 = 64;
+
+/// What the archive can hold: every file's data must end within `avail` bytes of the archive's
+/// start and unpack to at most `max_file_bytes`.
+#[derive(Clone, Copy, Debug)]
+pub struct FileClaims {
+    pub avail: u64,
+    pub max_file_bytes: u64,
+}
+
+/// What went wrong while checking: the file could not be read, or it is not valid.
+#[derive(Debug)]
+pub enum CheckError {
+    Io(std::io::Error),
+    Bad(String),
+}
+
+impl From<std::io::Error> for CheckError {
+    fn from(e: std::io::Error) -> CheckError {
+        CheckError::Io(e)
+    }
+}
+
+impl From<FormatError> for CheckError {
+    fn from(e: FormatError) -> CheckError {
+        match e {
+            FormatError::Invalid { detail, .. } => CheckError::Bad(detail),
+            FormatError::Io { source, .. } => CheckError::Io(source),
+            FormatError::Cancelled => CheckError::Bad("cancelled".into()),
+            e @ FormatError::DiskFull { .. } => CheckError::Bad(e.to_string()),
+        }
+    }
+}
+
+pub(super) fn bad<T>(d: impl Into<String>) -> Result<T, CheckError> {
+    Err(CheckError::Bad(d.into()))
+}
+
+/// Reads exactly `len` bytes at `pos`, which the caller has checked lie inside the file.
+pub(super) fn read_at<R: Read + Seek>(r: &mut R, pos: u64, len: usize) -> std::io::Result<Vec<u8>> {
+    r.seek(SeekFrom::Start(pos))?;
+    let mut buf = vec![0u8; len];
+    r.read_exact(&mut buf)?;
+    Ok(buf)
+}
 
 /// A file entry's flag: the file exists.
 const FILE_EXISTS: u32 = 0x8000_0000;
