@@ -15,6 +15,27 @@ pub fn skip(why: &str) {
     eprintln!("skipped: {why}");
 }
 
+/// A headless GPU context for a test, or `None` after [`skip`] says why there is none.
+pub fn gpu() -> Option<crate::gpu::GpuContext> {
+    match crate::gpu::GpuContext::headless() {
+        Ok(ctx) => Some(ctx),
+        Err(e) => {
+            skip(&format!("no GPU adapter ({e})"));
+            None
+        }
+    }
+}
+
+/// [`gpu`], when its adapter runs compute shaders (the tools' kernels, the bake, pathing).
+pub fn gpu_with_compute() -> Option<crate::gpu::GpuContext> {
+    let ctx = gpu()?;
+    if !ctx.compute {
+        skip(&format!("{} has no compute shaders", ctx.describe()));
+        return None;
+    }
+    Some(ctx)
+}
+
 /// The pathing tests' map, 8 x 4 units: ground at 50 elmos, a ridge of 40 degree faces across the middle from
 /// the north edge into a sea in the south, deep past its end; a start either side.
 pub fn wall_map() -> crate::map::Map {

@@ -63,17 +63,7 @@ struct Gpu {
 }
 
 fn gpu() -> Option<Gpu> {
-    let ctx = match GpuContext::headless() {
-        Ok(c) => c,
-        Err(e) => {
-            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
-            return None;
-        }
-    };
-    if !ctx.compute {
-        groundwork::test_support::skip(&format!("{} has no compute shaders", ctx.describe()));
-        return None;
-    }
+    let ctx = groundwork::test_support::gpu_with_compute()?;
     let kernels = BrushKernels::new(&ctx).expect("compute");
     let renderer = Renderer::new(&ctx);
     Some(Gpu {

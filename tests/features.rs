@@ -18,16 +18,6 @@ use groundwork::map::{Feature, Map, MapSettings, MapSize};
 const W: u32 = 480;
 const H: u32 = 320;
 
-fn gpu() -> Option<GpuContext> {
-    match GpuContext::headless() {
-        Ok(c) => Some(c),
-        Err(e) => {
-            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
-            None
-        }
-    }
-}
-
 /// A box `wide` elmos along x (centred), `tall` up and `long` along +z from the origin: its
 /// far end shows which way the model's +z points. Flat normals, a solid magenta texture whose
 /// alpha is 0 (an S3O team colour mask: it must not cut the model away).
@@ -114,7 +104,7 @@ struct Stage {
 
 impl Stage {
     fn new(map: &Map, models: &[(&str, FeatureModelData)]) -> Option<Stage> {
-        let ctx = gpu()?;
+        let ctx = groundwork::test_support::gpu()?;
         let renderer = Renderer::new(&ctx);
         let mut scene = MapScene::new(&ctx, &renderer.layouts, map, &mut |_, _| {}).unwrap();
         let models: HashMap<String, FeatureModelData> = models

@@ -13,20 +13,6 @@ use groundwork::gpu::shared::Layouts;
 use groundwork::gpu::{BrushKernels, GpuContext, MapScene, SceneLayers};
 use groundwork::map::{Grid, Map};
 
-fn gpu() -> Option<GpuContext> {
-    match GpuContext::headless() {
-        Ok(ctx) if ctx.compute => Some(ctx),
-        Ok(_) => {
-            groundwork::test_support::skip("the GPU adapter runs no compute");
-            None
-        }
-        Err(e) => {
-            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
-            None
-        }
-    }
-}
-
 fn choice(name: &str, rule: HeightRule) -> PathingChoice {
     PathingChoice {
         class: bar_classes().into_iter().find(|c| c.name == name).unwrap(),
@@ -52,7 +38,7 @@ fn rough_wall() -> Map {
 
 #[test]
 fn the_gpu_codes_agree_with_their_cpu_twin_for_every_class_and_rule() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
     let map = rough_wall();
     let layouts = Layouts::new(&ctx);
     let mut scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
@@ -91,7 +77,7 @@ fn the_gpu_codes_agree_with_their_cpu_twin_for_every_class_and_rule() {
 
 #[test]
 fn the_wall_stops_tanks_lets_bots_over_and_hovers_round_by_sea() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
     let map = groundwork::test_support::wall_map();
     let layouts = Layouts::new(&ctx);
     let mut scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
@@ -133,7 +119,7 @@ fn the_wall_stops_tanks_lets_bots_over_and_hovers_round_by_sea() {
 
 #[test]
 fn the_overlay_follows_a_stroke_live_over_its_rectangle_only() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
     let kernels = BrushKernels::new(&ctx).expect("compute");
     let map = groundwork::test_support::wall_map();
     let layouts = Layouts::new(&ctx);

@@ -8,21 +8,11 @@ use std::sync::OnceLock;
 use egui_kittest::SnapshotOptions;
 use groundwork::edit::procedural::relief_map;
 use groundwork::gpu::snapshot::render_map_rgba;
-use groundwork::gpu::{CameraPreset, GpuContext, Overlay, ViewOptions};
+use groundwork::gpu::{CameraPreset, Overlay, ViewOptions};
 use groundwork::map::{Map, MapSize};
 
 const W: u32 = 480;
 const H: u32 = 270;
-
-fn gpu() -> Option<GpuContext> {
-    match GpuContext::headless() {
-        Ok(c) => Some(c),
-        Err(e) => {
-            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
-            None
-        }
-    }
-}
 
 /// A 4x4 map of hills and sea, the same on every run.
 fn fixed_map() -> &'static Map {
@@ -31,7 +21,7 @@ fn fixed_map() -> &'static Map {
 }
 
 fn check(name: &str, map: &Map, preset: CameraPreset, opts: &ViewOptions) {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else { return };
     let rgba = render_map_rgba(&ctx, map, preset, W, H, opts).expect("render");
     let img = image::RgbaImage::from_raw(W, H, rgba).unwrap();
     // not a blank picture: the sky and the ground differ
@@ -106,7 +96,7 @@ fn void_water_shows_a_hole() {
 
 #[test]
 fn the_grass_overlay_marks_grass() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else { return };
     let map = fixed_map();
     let plain =
         render_map_rgba(&ctx, map, CameraPreset::Top, W, H, &ViewOptions::default()).unwrap();
@@ -157,7 +147,7 @@ fn changed_halves(a: &[u8], b: &[u8]) -> (usize, usize) {
 
 #[test]
 fn grass_blades_grow_where_the_grass_map_says_and_by_its_bytes() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else { return };
     // from the south, low over the map's middle, looking north: west is on the left
     let cam = CameraPreset::parse("512,150,950:512,0,450").unwrap();
     let bare = ViewOptions {
@@ -194,7 +184,7 @@ fn grass_blades_grow_where_the_grass_map_says_and_by_its_bytes() {
 
 #[test]
 fn grass_blades_fade_out_with_distance() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else { return };
     let bare = ViewOptions {
         grass_blades: false,
         ..ViewOptions::default()

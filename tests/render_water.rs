@@ -15,16 +15,6 @@ use groundwork::map::{Map, MapSettings, MapSize};
 const W: u32 = 192;
 const H: u32 = 108;
 
-fn gpu() -> Option<GpuContext> {
-    match GpuContext::headless() {
-        Ok(c) => Some(c),
-        Err(e) => {
-            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
-            None
-        }
-    }
-}
-
 /// A 2x2 map that is sea everywhere, 200 elmos deep.
 fn sea(settings: MapSettings) -> Map {
     let mut m = Map::new(MapSize::new(2, 2).unwrap(), settings);
@@ -117,7 +107,7 @@ fn compare(ctx: &GpuContext, map: &Map, cam: &str, term: WaterTerm) -> (u8, u8) 
 
 #[test]
 fn every_term_matches_the_cpu_from_overhead_45_degrees_and_grazing() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else { return };
     // a sun 30 degrees up in the north, ahead of the cameras, so its glint is in view
     let mut s = settings();
     s.lighting.sun_dir = Some([0.2, 0.6, -1.0, 1.0]);
@@ -157,7 +147,7 @@ fn every_term_matches_the_cpu_from_overhead_45_degrees_and_grazing() {
 
 #[test]
 fn fresnel_rises_to_grazing_and_saturates_as_the_formula_says() {
-    let Some(ctx) = gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else { return };
     let mut s = settings();
     s.water.fresnel_min = Some(0.4);
     s.water.fresnel_max = Some(0.8);

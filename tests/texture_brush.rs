@@ -88,16 +88,9 @@ fn ground(map: &Map, i: usize, j: usize) -> (f32, f32) {
 }
 
 fn gpu() -> Option<(GpuContext, BrushKernels)> {
-    match GpuContext::headless() {
-        Ok(ctx) if ctx.compute => {
-            let k = BrushKernels::new(&ctx).expect("compute");
-            Some((ctx, k))
-        }
-        _ => {
-            groundwork::test_support::skip("no GPU adapter that runs compute");
-            None
-        }
-    }
+    let ctx = groundwork::test_support::gpu_with_compute()?;
+    let k = BrushKernels::new(&ctx).expect("compute");
+    Some((ctx, k))
 }
 
 /// A filter's name, its settings, and which cells it lets through (given height and slope;

@@ -14,21 +14,6 @@ use groundwork::map::{Grid, Map, MapSettings, MapSize, SymmetryMode};
 mod tool_support;
 use tool_support::{Lcg, cone};
 
-fn gpu_with_compute() -> Option<GpuContext> {
-    let ctx = match GpuContext::headless() {
-        Ok(c) => c,
-        Err(e) => {
-            groundwork::test_support::skip(&format!("no GPU adapter ({e})"));
-            return None;
-        }
-    };
-    if !ctx.compute {
-        groundwork::test_support::skip(&format!("{} has no compute shaders", ctx.describe()));
-        return None;
-    }
-    Some(ctx)
-}
-
 /// A 2x2 map of rolling hills (asymmetric).
 fn hills() -> Map {
     with_texture_layers(groundwork::edit::procedural::relief_map(
@@ -134,7 +119,7 @@ struct Gpu {
 
 impl Gpu {
     fn new() -> Option<Gpu> {
-        let ctx = gpu_with_compute()?;
+        let ctx = groundwork::test_support::gpu_with_compute()?;
         let kernels = BrushKernels::new(&ctx).expect("compute");
         let renderer = Renderer::new(&ctx);
         Some(Gpu {
