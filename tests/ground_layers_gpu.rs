@@ -3,9 +3,9 @@
 //! to rock where it is steep and nowhere else.
 
 use groundwork::edit::GridRect;
+use groundwork::gpu::MapScene;
 use groundwork::gpu::ground_layers::weights_cpu;
 use groundwork::gpu::shared::Layouts;
-use groundwork::gpu::MapScene;
 use groundwork::map::ground_layers::{
     Band, Bend, Breakup, Curvature, Material, Rules, TerrainFields, TextureLayer,
 };
@@ -115,7 +115,9 @@ fn whole(map: &Map) -> GridRect {
 
 #[test]
 fn the_gpu_rules_agree_with_their_cpu_twin_everywhere() {
-    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     let map = varied_map();
     let layouts = Layouts::new(&ctx);
     let scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
@@ -138,7 +140,9 @@ fn the_gpu_rules_agree_with_their_cpu_twin_everywhere() {
 
 #[test]
 fn a_raised_cliff_turns_to_rock_over_the_strokes_rectangle_only() {
-    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     let mut map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
     let mut rock = TextureLayer::new("Rock", builtin(BuiltinMaterial::Rock));
     rock.rules.slope_deg = Some(Band {
@@ -209,7 +213,9 @@ fn sixteen_layers_on_a_32x32_map_fit_the_memory_budget() {
     use groundwork::gpu::ground_layers::GroundLayers;
     use groundwork::gpu::ground_rules::mask_array_texture;
     use groundwork::gpu::shared::{texture_2d, write_texture_rect};
-    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     let mut map = Map::new(MapSize::new(32, 32).unwrap(), MapSettings::default());
     let (w, d) = map.heights.dims();
     for j in 0..d {
@@ -297,7 +303,9 @@ fn sixteen_layers_on_a_32x32_map_fit_the_memory_budget() {
 
 #[test]
 fn without_compute_the_cpu_twin_fills_the_weights_and_follows_the_document() {
-    let Some(mut ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(mut ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     // as on a GL device without compute shaders
     ctx.compute = false;
     let mut map = varied_map();
@@ -354,7 +362,9 @@ fn the_gpu_bake_agrees_with_the_cpu_bake_within_one_level() {
     use groundwork::gpu::bake::{bake_on_gpu, bake_on_gpu_in_chunks};
     use groundwork::map::ground_bake::bake;
     use groundwork::map::ground_layers::material_images;
-    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     let mut map = varied_map();
     // a picture that is not the same everywhere, and a tint
     let (tw, th) = (map.texture.width(), map.texture.height());
@@ -408,7 +418,9 @@ fn the_gpu_bake_agrees_with_the_cpu_bake_within_one_level() {
 #[test]
 fn no_layers_bake_to_the_picture_without_the_gpu() {
     use groundwork::gpu::bake::bake_on_gpu;
-    let Some(mut ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(mut ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     ctx.compute = false;
     let map = Map::new(MapSize::new(2, 2).unwrap(), MapSettings::default());
     assert!(bake_on_gpu(&ctx, &map, &[]).unwrap() == map.texture);

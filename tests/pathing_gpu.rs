@@ -38,7 +38,9 @@ fn rough_wall() -> Map {
 
 #[test]
 fn the_gpu_codes_agree_with_their_cpu_twin_for_every_class_and_rule() {
-    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     let map = rough_wall();
     let layouts = Layouts::new(&ctx);
     let mut scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
@@ -77,7 +79,9 @@ fn the_gpu_codes_agree_with_their_cpu_twin_for_every_class_and_rule() {
 
 #[test]
 fn the_wall_stops_tanks_lets_bots_over_and_hovers_round_by_sea() {
-    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     let map = groundwork::test_support::wall_map();
     let layouts = Layouts::new(&ctx);
     let mut scene = MapScene::new(&ctx, &layouts, &map, &mut |_, _| {}).unwrap();
@@ -119,7 +123,9 @@ fn the_wall_stops_tanks_lets_bots_over_and_hovers_round_by_sea() {
 
 #[test]
 fn the_overlay_follows_a_stroke_live_over_its_rectangle_only() {
-    let Some(ctx) = groundwork::test_support::gpu_with_compute() else { return };
+    let Some(ctx) = groundwork::test_support::gpu_with_compute() else {
+        return;
+    };
     let kernels = BrushKernels::new(&ctx).expect("compute");
     let map = groundwork::test_support::wall_map();
     let layouts = Layouts::new(&ctx);

@@ -21,7 +21,9 @@ fn fixed_map() -> &'static Map {
 }
 
 fn check(name: &str, map: &Map, preset: CameraPreset, opts: &ViewOptions) {
-    let Some(ctx) = groundwork::test_support::gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else {
+        return;
+    };
     let rgba = render_map_rgba(&ctx, map, preset, W, H, opts).expect("render");
     let img = image::RgbaImage::from_raw(W, H, rgba).unwrap();
     // not a blank picture: the sky and the ground differ
@@ -96,7 +98,9 @@ fn void_water_shows_a_hole() {
 
 #[test]
 fn the_grass_overlay_marks_grass() {
-    let Some(ctx) = groundwork::test_support::gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else {
+        return;
+    };
     let map = fixed_map();
     let plain =
         render_map_rgba(&ctx, map, CameraPreset::Top, W, H, &ViewOptions::default()).unwrap();
@@ -147,7 +151,9 @@ fn changed_halves(a: &[u8], b: &[u8]) -> (usize, usize) {
 
 #[test]
 fn grass_blades_grow_where_the_grass_map_says_and_by_its_bytes() {
-    let Some(ctx) = groundwork::test_support::gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else {
+        return;
+    };
     // from the south, low over the map's middle, looking north: west is on the left
     let cam = CameraPreset::parse("512,150,950:512,0,450").unwrap();
     let bare = ViewOptions {
@@ -184,7 +190,9 @@ fn grass_blades_grow_where_the_grass_map_says_and_by_its_bytes() {
 
 #[test]
 fn grass_blades_fade_out_with_distance() {
-    let Some(ctx) = groundwork::test_support::gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else {
+        return;
+    };
     let bare = ViewOptions {
         grass_blades: false,
         ..ViewOptions::default()

@@ -107,7 +107,9 @@ fn compare(ctx: &GpuContext, map: &Map, cam: &str, term: WaterTerm) -> (u8, u8) 
 
 #[test]
 fn every_term_matches_the_cpu_from_overhead_45_degrees_and_grazing() {
-    let Some(ctx) = groundwork::test_support::gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else {
+        return;
+    };
     // a sun 30 degrees up in the north, ahead of the cameras, so its glint is in view
     let mut s = settings();
     s.lighting.sun_dir = Some([0.2, 0.6, -1.0, 1.0]);
@@ -147,7 +149,9 @@ fn every_term_matches_the_cpu_from_overhead_45_degrees_and_grazing() {
 
 #[test]
 fn fresnel_rises_to_grazing_and_saturates_as_the_formula_says() {
-    let Some(ctx) = groundwork::test_support::gpu() else { return };
+    let Some(ctx) = groundwork::test_support::gpu() else {
+        return;
+    };
     let mut s = settings();
     s.water.fresnel_min = Some(0.4);
     s.water.fresnel_max = Some(0.8);

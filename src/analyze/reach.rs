@@ -132,71 +132,32 @@ pub fn nearest_passable(
     best.map(|(_, p)| p)
 }
 
-/// Path distances in elmos from square `from` to every square, `f32::INFINITY` where it
-/// cannot go; the search stops past `max_elmos`, leaving farther squares infinite.
-pub fn path_distances(pass: &Passability, from: (usize, usize), max_elmos: f32) -> Vec<f32> {
+/// The one path search (Dijkstra over the 8 neighbours, diagonals at their length) from square
+/// `from` over the passable squares: the cost of every square reached (`u32::MAX` where it is
+/// not), expanding no square past `limit`, and stopping at the first square `stop` accepts
+/// (its cost returned). Nothing when `from` is blocked.
+fn search(
+    pass: &Passability,
+    from: (usize, usize),
+    limit: u32,
+    mut stop: impl FnMut(usize) -> bool,
+) -> (Vec<u32>, Option<u32>) {
     let (w, h) = (pass.mapx, pass.mapy);
     let mut cost = vec![u32::MAX; w * h];
     let start = from.1 * w + from.0;
-    let limit = (max_elmos / SQUARE_ELMOS * STRAIGHT_COST as f32).min(u32::MAX as f32 / 2.0) as u32;
-    if pass.states[start].passable() {
-        let mut heap = BinaryHeap::new();
-        cost[start] = 0;
-        heap.push(Reverse((0u32, start as u32)));
-        while let Some(Reverse((c, i))) = heap.pop() {
-            let i = i as usize;
-            if c > cost[i] || c > limit {
-                continue;
-            }
-            let (x, z) = ((i % w) as i64, (i / w) as i64);
-            for (dx, dz, step) in NEIGHBOURS {
-                let (nx, nz) = (x + dx, z + dz);
-                if nx < 0 || nz < 0 || nx >= w as i64 || nz >= h as i64 {
-                    continue;
-                }
-                let j = nz as usize * w + nx as usize;
-                let nc = c + step;
-                if nc < cost[j] && pass.states[j].passable() {
-                    cost[j] = nc;
-                    heap.push(Reverse((nc, j as u32)));
-                }
-            }
-        }
+    if !pass.states[start].passable() {
+        return (cost, None);
     }
-    cost.into_iter()
-        .map(|c| {
-            if c == u32::MAX || c > limit {
-                f32::INFINITY
-            } else {
-                c as f32 / STRAIGHT_COST as f32 * SQUARE_ELMOS
-            }
-        })
-        .collect()
-}
-
-/// The path distance in elmos from `from` to the nearest of `targets` (square indices), or
-/// `None` when none can be reached.
-pub fn path_to_nearest(pass: &Passability, from: (usize, usize), targets: &[usize]) -> Option<f32> {
-    let (w, h) = (pass.mapx, pass.mapy);
-    let start = from.1 * w + from.0;
-    if !pass.states[start].passable() || targets.is_empty() {
-        return None;
-    }
-    let mut is_target = vec![false; w * h];
-    for &t in targets {
-        is_target[t] = true;
-    }
-    let mut cost = vec![u32::MAX; w * h];
     let mut heap = BinaryHeap::new();
     cost[start] = 0;
     heap.push(Reverse((0u32, start as u32)));
     while let Some(Reverse((c, i))) = heap.pop() {
         let i = i as usize;
-        if c > cost[i] {
+        if c > cost[i] || c > limit {
             continue;
         }
-        if is_target[i] {
-            return Some(c as f32 / STRAIGHT_COST as f32 * SQUARE_ELMOS);
+        if stop(i) {
+            return (cost, Some(c));
         }
         let (x, z) = ((i % w) as i64, (i / w) as i64);
         for (dx, dz, step) in NEIGHBOURS {
@@ -212,7 +173,43 @@ pub fn path_to_nearest(pass: &Passability, from: (usize, usize), targets: &[usiz
             }
         }
     }
-    None
+    (cost, None)
+}
+
+/// A search cost in elmos.
+fn cost_elmos(c: u32) -> f32 {
+    c as f32 / STRAIGHT_COST as f32 * SQUARE_ELMOS
+}
+
+/// Path distances in elmos from square `from` to every square, `f32::INFINITY` where it
+/// cannot go; the search stops past `max_elmos`, leaving farther squares infinite.
+pub fn path_distances(pass: &Passability, from: (usize, usize), max_elmos: f32) -> Vec<f32> {
+    let limit = (max_elmos / SQUARE_ELMOS * STRAIGHT_COST as f32).min(u32::MAX as f32 / 2.0) as u32;
+    let (cost, _) = search(pass, from, limit, |_| false);
+    cost.into_iter()
+        .map(|c| {
+            if c == u32::MAX || c > limit {
+                f32::INFINITY
+            } else {
+                cost_elmos(c)
+            }
+        })
+        .collect()
+}
+
+/// The path distance in elmos from `from` to the nearest of `targets` (square indices), or
+/// `None` when none can be reached.
+pub fn path_to_nearest(pass: &Passability, from: (usize, usize), targets: &[usize]) -> Option<f32> {
+    if targets.is_empty() {
+        return None;
+    }
+    let mut is_target = vec![false; pass.mapx * pass.mapy];
+    for &t in targets {
+        is_target[t] = true;
+    }
+    search(pass, from, u32::MAX, |i| is_target[i])
+        .1
+        .map(cost_elmos)
 }
 
 #[cfg(test)]
