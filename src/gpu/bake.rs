@@ -18,7 +18,7 @@ use super::ground_rules::{
     RULES_WGSL, RuleBuffers, mask_array_texture, mask_array_view, rule_inputs_group,
     rule_inputs_layout, shore_texture,
 };
-use super::shared::{texture_2d, write_texture_rect};
+use super::shared::{compute_pipeline, texture_2d, write_texture_rect};
 use super::{GpuContext, GpuError};
 use crate::edit::GridRect;
 use crate::map::ground_layers::{Material, MaterialImage};
@@ -225,33 +225,11 @@ pub fn bake_on_gpu_in_chunks(
             },
         ],
     });
-    let layout = ctx
-        .device
-        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("bake"),
-            bind_group_layouts: &[Some(&own_layout), Some(&inputs_layout)],
-            immediate_size: 0,
-        });
     let source = format!(
         "{RULES_WGSL}\n{}",
         include_str!("../../shaders/ground_bake.wgsl")
     );
-    let module = ctx
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("bake"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-    let pipeline = ctx
-        .device
-        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("bake"),
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+    let pipeline = compute_pipeline(ctx, "bake", &source, &[&own_layout, &inputs_layout]);
 
     let mut out = map.texture.rgba().to_vec();
     let mut first = 0usize;

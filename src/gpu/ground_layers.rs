@@ -19,7 +19,7 @@ use super::ground_rules::{
     RULES_WGSL, RuleBuffers, map_has_shore, mask_array_view, rule_inputs_group, rule_inputs_layout,
     shore_texture,
 };
-use super::shared::{Layouts, downsample};
+use super::shared::{Layouts, TexelsAt, compute_pipeline, downsample, write_texels};
 use crate::edit::GridRect;
 use crate::map::ground_layers::{
     MAX_LAYERS, Material, MaterialImage, TerrainFields, TextureLayer, layer_weight,
@@ -185,28 +185,17 @@ fn array_texture(
 fn write_slice_with_mips(ctx: &GpuContext, tex: &wgpu::Texture, slice: u32, rgba: &[u8], n: usize) {
     let (mut level, mut side) = (rgba.to_vec(), n);
     for mip in 0..tex.mip_level_count() {
-        ctx.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: tex,
-                mip_level: mip,
-                origin: wgpu::Origin3d {
-                    x: 0,
-                    y: 0,
-                    z: slice,
-                },
-                aspect: wgpu::TextureAspect::All,
+        write_texels(
+            ctx,
+            tex,
+            TexelsAt {
+                mip,
+                slice,
+                ..TexelsAt::default()
             },
+            (side, side),
+            4,
             &level,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(side as u32 * 4),
-                rows_per_image: Some(side as u32),
-            },
-            wgpu::Extent3d {
-                width: side as u32,
-                height: side as u32,
-                depth_or_array_layers: 1,
-            },
         );
         if side > 1 {
             (level, side, _) = downsample(&level, side, side);
@@ -283,60 +272,38 @@ impl GroundLayers {
     ) -> GroundLayers {
         let eval = ctx.compute.then(|| {
             let inputs_layout = rule_inputs_layout(ctx);
-            let out_layout =
-                ctx.device
-                    .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: Some("ground weights out"),
-                        entries: &[
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 0,
-                                visibility: wgpu::ShaderStages::COMPUTE,
-                                ty: wgpu::BindingType::StorageTexture {
-                                    access: wgpu::StorageTextureAccess::WriteOnly,
-                                    format: wgpu::TextureFormat::Rgba8Unorm,
-                                    view_dimension: wgpu::TextureViewDimension::D2Array,
-                                },
-                                count: None,
-                            },
-                            wgpu::BindGroupLayoutEntry {
-                                binding: 1,
-                                visibility: wgpu::ShaderStages::COMPUTE,
-                                ty: wgpu::BindingType::Buffer {
-                                    ty: wgpu::BufferBindingType::Uniform,
-                                    has_dynamic_offset: true,
-                                    min_binding_size: wgpu::BufferSize::new(16),
-                                },
-                                count: None,
-                            },
-                        ],
-                    });
-            let layout = ctx
-                .device
-                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("ground weights"),
-                    bind_group_layouts: &[Some(&out_layout), Some(&inputs_layout)],
-                    immediate_size: 0,
-                });
+            let out_layout = super::shared::compute_layout(
+                ctx,
+                "ground weights out",
+                &[
+                    (
+                        0,
+                        wgpu::BindingType::StorageTexture {
+                            access: wgpu::StorageTextureAccess::WriteOnly,
+                            format: wgpu::TextureFormat::Rgba8Unorm,
+                            view_dimension: wgpu::TextureViewDimension::D2Array,
+                        },
+                    ),
+                    (
+                        1,
+                        wgpu::BindingType::Buffer {
+                            ty: wgpu::BufferBindingType::Uniform,
+                            has_dynamic_offset: true,
+                            min_binding_size: wgpu::BufferSize::new(16),
+                        },
+                    ),
+                ],
+            );
             let source = format!(
                 "{RULES_WGSL}\n{}",
                 include_str!("../../shaders/ground_weights.wgsl")
             );
-            let module = ctx
-                .device
-                .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("ground weights"),
-                    source: wgpu::ShaderSource::Wgsl(source.into()),
-                });
-            let pipeline = ctx
-                .device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("ground weights"),
-                    layout: Some(&layout),
-                    module: &module,
-                    entry_point: Some("main"),
-                    compilation_options: Default::default(),
-                    cache: None,
-                });
+            let pipeline = compute_pipeline(
+                ctx,
+                "ground weights",
+                &source,
+                &[&out_layout, &inputs_layout],
+            );
             let rects = ctx.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("ground weight rectangles"),
                 size: RECT_STRIDE * MAX_RECTS as u64,
@@ -736,28 +703,18 @@ impl GroundLayers {
             .any(|l| l.rules.near_water.is_some());
         let fields = TerrainFields::new(map, need_shore);
         for (slice, bytes) in weights_cpu(map, &fields, r).iter().enumerate() {
-            ctx.queue.write_texture(
-                wgpu::TexelCopyTextureInfo {
-                    texture: &self.weights,
-                    mip_level: 0,
-                    origin: wgpu::Origin3d {
-                        x: r.x0 as u32,
-                        y: r.z0 as u32,
-                        z: slice as u32,
-                    },
-                    aspect: wgpu::TextureAspect::All,
+            write_texels(
+                ctx,
+                &self.weights,
+                TexelsAt {
+                    x: r.x0 as u32,
+                    y: r.z0 as u32,
+                    slice: slice as u32,
+                    ..TexelsAt::default()
                 },
+                (r.w, r.h),
+                4,
                 bytes,
-                wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(r.w as u32 * 4),
-                    rows_per_image: Some(r.h as u32),
-                },
-                wgpu::Extent3d {
-                    width: r.w as u32,
-                    height: r.h as u32,
-                    depth_or_array_layers: 1,
-                },
             );
         }
     }

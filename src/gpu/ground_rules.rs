@@ -180,28 +180,12 @@ pub fn write_slice(
     (w, h): (usize, usize),
     values: &[f32],
 ) {
-    ctx.queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: tex,
-            mip_level: 0,
-            origin: wgpu::Origin3d {
-                x: 0,
-                y: 0,
-                z: slice,
-            },
-            aspect: wgpu::TextureAspect::All,
-        },
-        bytemuck::cast_slice(values),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(w as u32 * 4),
-            rows_per_image: Some(h as u32),
-        },
-        wgpu::Extent3d {
-            width: w as u32,
-            height: h as u32,
-            depth_or_array_layers: 1,
-        },
+    super::shared::write_f32_rect(
+        ctx,
+        tex,
+        slice,
+        crate::edit::GridRect::new(0, 0, w, h),
+        values,
     );
 }
 

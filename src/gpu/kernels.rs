@@ -213,36 +213,17 @@ impl BrushKernels {
                 label: Some(spec.name),
                 entries: &entries,
             });
-        let pl = ctx
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(spec.name),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-        let module = ctx
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(spec.name),
-                source: wgpu::ShaderSource::Wgsl(spec.module_source().into()),
-            });
-        let pipelines = spec
-            .entries
-            .iter()
-            .map(|&entry| {
-                let p = ctx
-                    .device
-                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(spec.name),
-                        layout: Some(&pl),
-                        module: &module,
-                        entry_point: Some(entry),
-                        compilation_options: Default::default(),
-                        cache: None,
-                    });
-                (entry, p)
-            })
-            .collect();
+        let source = spec.module_source();
+        let built = super::shared::compute_pipelines(
+            ctx,
+            &super::shared::ComputeDesc {
+                label: spec.name,
+                wgsl: &source,
+                groups: &[&layout],
+                entries: spec.entries,
+            },
+        );
+        let pipelines = spec.entries.iter().copied().zip(built).collect();
         Kernel { layout, pipelines }
     }
 

@@ -153,82 +153,54 @@ impl ScenePathing {
         codes: &wgpu::Texture,
         class_buffer: &wgpu::Buffer,
     ) -> Kernel {
-        let cs = wgpu::ShaderStages::COMPUTE;
-        let inputs_layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("pathing inputs"),
-                entries: &[
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 0,
-                        visibility: cs,
-                        ty: wgpu::BindingType::Texture {
-                            sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                            view_dimension: wgpu::TextureViewDimension::D2,
-                            multisampled: false,
-                        },
-                        count: None,
+        let inputs_layout = super::shared::compute_layout(
+            ctx,
+            "pathing inputs",
+            &[
+                (
+                    0,
+                    wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
                     },
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 1,
-                        visibility: cs,
-                        ty: wgpu::BindingType::Buffer {
-                            ty: wgpu::BufferBindingType::Uniform,
-                            has_dynamic_offset: false,
-                            min_binding_size: None,
-                        },
-                        count: None,
-                    },
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 2,
-                        visibility: cs,
-                        ty: wgpu::BindingType::StorageTexture {
-                            access: wgpu::StorageTextureAccess::WriteOnly,
-                            format: wgpu::TextureFormat::R32Float,
-                            view_dimension: wgpu::TextureViewDimension::D2,
-                        },
-                        count: None,
-                    },
-                ],
-            });
-        let rect_layout = ctx
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("pathing rectangle"),
-                entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: cs,
-                    ty: wgpu::BindingType::Buffer {
+                ),
+                (
+                    1,
+                    wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(16),
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
                     },
-                    count: None,
-                }],
-            });
-        let layout = ctx
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("pathing"),
-                bind_group_layouts: &[Some(&inputs_layout), Some(&rect_layout)],
-                immediate_size: 0,
-            });
-        let module = ctx
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("pathing"),
-                source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/pathing.wgsl").into()),
-            });
-        let pipeline = ctx
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("pathing"),
-                layout: Some(&layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+                ),
+                (
+                    2,
+                    wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: wgpu::TextureFormat::R32Float,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                ),
+            ],
+        );
+        let rect_layout = super::shared::compute_layout(
+            ctx,
+            "pathing rectangle",
+            &[(
+                0,
+                wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: true,
+                    min_binding_size: wgpu::BufferSize::new(16),
+                },
+            )],
+        );
+        let pipeline = super::shared::compute_pipeline(
+            ctx,
+            "pathing",
+            include_str!("../../shaders/pathing.wgsl"),
+            &[&inputs_layout, &rect_layout],
+        );
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
         let (hv, cv) = (view(heights), view(codes));
         let inputs = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -415,19 +387,13 @@ impl ScenePathing {
             self.flooded = false;
             return;
         }
-        ctx.queue.write_texture(
-            self.flood.as_image_copy(),
+        super::shared::write_texels(
+            ctx,
+            &self.flood,
+            super::shared::TexelsAt::default(),
+            (w, h),
+            1,
             mask,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(w as u32),
-                rows_per_image: Some(h as u32),
-            },
-            wgpu::Extent3d {
-                width: w as u32,
-                height: h as u32,
-                depth_or_array_layers: 1,
-            },
         );
         self.flooded = true;
     }

@@ -31,58 +31,42 @@ impl DepthProbe {
             return None;
         }
         let d = &ctx.device;
-        let layout = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("depth probe"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Texture {
+        let layout = super::shared::compute_layout(
+            ctx,
+            "depth probe",
+            &[
+                (
+                    0,
+                    wgpu::BindingType::Texture {
                         sample_type: wgpu::TextureSampleType::Depth,
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
                     },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
+                ),
+                (
+                    1,
+                    wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Storage { read_only: false },
                         has_dynamic_offset: false,
                         min_binding_size: None,
                     },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
+                ),
+                (
+                    2,
+                    wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: false,
                         min_binding_size: None,
                     },
-                    count: None,
-                },
+                ),
             ],
-        });
-        let pl = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("depth probe"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("depth probe"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/depth_probe.wgsl").into()),
-        });
-        let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("depth probe"),
-            layout: Some(&pl),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        );
+        let pipeline = super::shared::compute_pipeline(
+            ctx,
+            "depth probe",
+            include_str!("../../shaders/depth_probe.wgsl"),
+            &[&layout],
+        );
         let buffer = |label, size, usage| {
             d.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),

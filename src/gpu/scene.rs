@@ -157,29 +157,7 @@ fn write_slice_rect(ctx: &GpuContext, tex: &wgpu::Texture, z: u32, rect: GridRec
     if rect.is_empty() || z >= tex.size().depth_or_array_layers {
         return;
     }
-    ctx.queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: tex,
-            mip_level: 0,
-            origin: wgpu::Origin3d {
-                x: rect.x0 as u32,
-                y: rect.z0 as u32,
-                z,
-            },
-            aspect: wgpu::TextureAspect::All,
-        },
-        bytemuck::cast_slice(values),
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(rect.w as u32 * 4),
-            rows_per_image: Some(rect.h as u32),
-        },
-        wgpu::Extent3d {
-            width: rect.w as u32,
-            height: rect.h as u32,
-            depth_or_array_layers: 1,
-        },
-    );
+    super::shared::write_f32_rect(ctx, tex, z, rect, values);
 }
 
 impl MapScene {

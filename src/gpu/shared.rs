@@ -279,35 +279,164 @@ pub fn texture_2d(
     })
 }
 
-/// Writes `values` (f32 texels, row by row) into `rect` of an `r32float` texture.
-pub fn write_texture_rect(ctx: &GpuContext, tex: &wgpu::Texture, rect: GridRect, values: &[f32]) {
-    if rect.is_empty() {
+/// A compute shader as the GPU modules describe it: its WGSL, the bind group layouts by group
+/// number, and the entry points to build.
+pub struct ComputeDesc<'a> {
+    pub label: &'a str,
+    pub wgsl: &'a str,
+    pub groups: &'a [&'a wgpu::BindGroupLayout],
+    pub entries: &'a [&'a str],
+}
+
+/// The one place compute pipelines are built: one module and one layout for `desc`, a
+/// pipeline per entry point, in the order given.
+pub fn compute_pipelines(ctx: &GpuContext, desc: &ComputeDesc) -> Vec<wgpu::ComputePipeline> {
+    let groups: Vec<Option<&wgpu::BindGroupLayout>> =
+        desc.groups.iter().map(|g| Some(*g)).collect();
+    let layout = ctx
+        .device
+        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(desc.label),
+            bind_group_layouts: &groups,
+            immediate_size: 0,
+        });
+    let module = ctx
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(desc.label),
+            source: wgpu::ShaderSource::Wgsl(desc.wgsl.into()),
+        });
+    desc.entries
+        .iter()
+        .map(|&entry| {
+            ctx.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(desc.label),
+                    layout: Some(&layout),
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+        })
+        .collect()
+}
+
+/// [`compute_pipelines`] for a shader with the one entry point `main`.
+pub fn compute_pipeline(
+    ctx: &GpuContext,
+    label: &str,
+    wgsl: &str,
+    groups: &[&wgpu::BindGroupLayout],
+) -> wgpu::ComputePipeline {
+    let desc = ComputeDesc {
+        label,
+        wgsl,
+        groups,
+        entries: &["main"],
+    };
+    compute_pipelines(ctx, &desc).remove(0)
+}
+
+/// A bind group layout whose bindings (number and type) the compute stage sees.
+pub fn compute_layout(
+    ctx: &GpuContext,
+    label: &str,
+    bindings: &[(u32, wgpu::BindingType)],
+) -> wgpu::BindGroupLayout {
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+        .iter()
+        .map(|&(binding, ty)| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty,
+            count: None,
+        })
+        .collect();
+    ctx.device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(label),
+            entries: &entries,
+        })
+}
+
+/// Where [`write_texels`] writes: a mip level, the first texel and the array slice.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TexelsAt {
+    pub mip: u32,
+    pub x: u32,
+    pub y: u32,
+    pub slice: u32,
+}
+
+/// The one texel upload: `bytes` (rows of `w` texels of `texel_bytes` each, `h` rows) written
+/// at `at` of `tex`. Nothing for an empty rectangle.
+pub fn write_texels(
+    ctx: &GpuContext,
+    tex: &wgpu::Texture,
+    at: TexelsAt,
+    (w, h): (usize, usize),
+    texel_bytes: usize,
+    bytes: &[u8],
+) {
+    if w == 0 || h == 0 {
         return;
     }
-    debug_assert_eq!(values.len(), rect.area());
+    debug_assert_eq!(bytes.len(), w * h * texel_bytes);
     ctx.queue.write_texture(
         wgpu::TexelCopyTextureInfo {
             texture: tex,
-            mip_level: 0,
+            mip_level: at.mip,
             origin: wgpu::Origin3d {
-                x: rect.x0 as u32,
-                y: rect.z0 as u32,
-                z: 0,
+                x: at.x,
+                y: at.y,
+                z: at.slice,
             },
             aspect: wgpu::TextureAspect::All,
         },
-        bytemuck::cast_slice(values),
+        bytes,
         wgpu::TexelCopyBufferLayout {
             offset: 0,
-            bytes_per_row: Some(rect.w as u32 * 4),
-            rows_per_image: Some(rect.h as u32),
+            bytes_per_row: Some((w * texel_bytes) as u32),
+            rows_per_image: Some(h as u32),
         },
         wgpu::Extent3d {
-            width: rect.w as u32,
-            height: rect.h as u32,
+            width: w as u32,
+            height: h as u32,
             depth_or_array_layers: 1,
         },
     );
+}
+
+/// Writes `values` (f32 texels, row by row) into `rect` of slice `slice` of an `r32float`
+/// texture (slice 0 of a plain one).
+pub fn write_f32_rect(
+    ctx: &GpuContext,
+    tex: &wgpu::Texture,
+    slice: u32,
+    rect: GridRect,
+    values: &[f32],
+) {
+    debug_assert_eq!(values.len(), rect.area());
+    let at = TexelsAt {
+        x: rect.x0 as u32,
+        y: rect.z0 as u32,
+        slice,
+        ..TexelsAt::default()
+    };
+    write_texels(
+        ctx,
+        tex,
+        at,
+        (rect.w, rect.h),
+        4,
+        bytemuck::cast_slice(values),
+    );
+}
+
+/// Writes `values` (f32 texels, row by row) into `rect` of an `r32float` texture.
+pub fn write_texture_rect(ctx: &GpuContext, tex: &wgpu::Texture, rect: GridRect, values: &[f32]) {
+    write_f32_rect(ctx, tex, 0, rect, values);
 }
 
 /// Halves an RGBA8 image (2 x 2 box filter); `w` and `h` are even or 1.
@@ -348,6 +477,7 @@ pub fn texture_with_mips(
     tex
 }
 
+/// Writes a whole RGBA8 mip level.
 pub(super) fn write_level(
     ctx: &GpuContext,
     tex: &wgpu::Texture,
@@ -356,25 +486,11 @@ pub(super) fn write_level(
     w: u32,
     h: u32,
 ) {
-    ctx.queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: tex,
-            mip_level: mip,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        data,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(w * 4),
-            rows_per_image: Some(h),
-        },
-        wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-    );
+    let at = TexelsAt {
+        mip,
+        ..TexelsAt::default()
+    };
+    write_texels(ctx, tex, at, (w as usize, h as usize), 4, data);
 }
 
 #[cfg(test)]

@@ -368,24 +368,13 @@ impl SceneWater {
     fn write_coast(&mut self, ctx: &GpuContext, heights: &HeightGrid) {
         let (w, h) = heights.dims();
         let field = coast_field(heights);
-        ctx.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &self.coast,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
+        super::shared::write_texels(
+            ctx,
+            &self.coast,
+            super::shared::TexelsAt::default(),
+            (w, h),
+            1,
             &field,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(w as u32),
-                rows_per_image: Some(h as u32),
-            },
-            wgpu::Extent3d {
-                width: w as u32,
-                height: h as u32,
-                depth_or_array_layers: 1,
-            },
         );
     }
 

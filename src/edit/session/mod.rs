@@ -735,24 +735,16 @@ impl Session {
         edit(map);
         let heights_dims = map.heights.dims();
         let mut patches = Vec::new();
-        for (layer, old) in layers.iter().zip(&before_layers) {
-            let dims = layer.dims(map);
-            let (tx, tz) = layer.tiles(map);
-            for t in 0..tx * tz {
-                let rect = tile_rect(dims, t % tx, t / tx);
-                let after = layer.read_rect(map, rect);
-                let was: Vec<f32> = (rect.z0..rect.z0 + rect.h)
-                    .flat_map(|z| old[z * dims.0 + rect.x0..z * dims.0 + rect.x0 + rect.w].to_vec())
-                    .collect();
-                if was != after {
-                    patches.push(TilePatch {
-                        layer: *layer,
-                        rect,
-                        before: TileValues::from_f32(*layer, was),
-                        after: TileValues::from_f32(*layer, after),
-                    });
-                }
-            }
+        for (&layer, old) in layers.iter().zip(&before_layers) {
+            let width = layer.dims(map).0;
+            let was = |rect: GridRect| -> Vec<f32> {
+                (rect.z0..rect.z0 + rect.h)
+                    .flat_map(|z| old[z * width + rect.x0..z * width + rect.x0 + rect.w].to_vec())
+                    .collect()
+            };
+            patches.extend(changed_tiles(layer, map, was, |rect| {
+                layer.read_rect(map, rect)
+            }));
         }
         debug_assert_eq!(
             heights_dims,
@@ -763,11 +755,25 @@ impl Session {
         if patches.is_empty() && before == after {
             return Ok(());
         }
+        self.commit_edit(what, before, after, patches, gpu);
+        Ok(())
+    }
+
+    /// The end of every whole-document edit: one undo step called `what` from `before` to
+    /// `after` with the changed tiles, the tiles uploaded to the GPU copy, a new revision.
+    fn commit_edit(
+        &mut self,
+        what: &str,
+        before: EditState,
+        after: EditState,
+        patches: Vec<TilePatch>,
+        gpu: Option<&mut dyn GpuLayers>,
+    ) {
         let (before, after) = EditState::step(before, after);
         if let Some(g) = gpu {
             let rects: Vec<(LayerId, GridRect)> =
                 patches.iter().map(|p| (p.layer, p.rect)).collect();
-            upload(g, map, &rects);
+            upload(g, &self.map, &rects);
         }
         self.history.push(Change::Edit {
             what: what.to_string(),
@@ -776,7 +782,6 @@ impl Session {
             patches,
         });
         self.revision += 1;
-        Ok(())
     }
 
     /// Changes the settings, start positions or texture stack now, as part of one undo step
@@ -846,21 +851,12 @@ impl Session {
         let before = EditState::of(&self.map);
         let mut patches = Vec::new();
         for layer in [LayerId::Heights, LayerId::Metal] {
-            let dims = layer.dims(&self.map);
-            let (tx, tz) = layer.tiles(&self.map);
-            for t in 0..tx * tz {
-                let rect = tile_rect(dims, t % tx, t / tx);
-                let was = layer.read_rect(&self.map, rect);
-                let now = layer.read_rect(&work, rect);
-                if was != now {
-                    patches.push(TilePatch {
-                        layer,
-                        rect,
-                        before: TileValues::from_f32(layer, was),
-                        after: TileValues::from_f32(layer, now),
-                    });
-                }
-            }
+            patches.extend(changed_tiles(
+                layer,
+                &self.map,
+                |rect| layer.read_rect(&self.map, rect),
+                |rect| layer.read_rect(&work, rect),
+            ));
         }
         let map = Arc::make_mut(&mut self.map);
         for p in &patches {
@@ -868,19 +864,7 @@ impl Session {
         }
         EditState::of(&work).restore(map);
         let after = EditState::of(map);
-        let (before, after) = EditState::step(before, after);
-        if let Some(g) = gpu {
-            let rects: Vec<(LayerId, GridRect)> =
-                patches.iter().map(|p| (p.layer, p.rect)).collect();
-            upload(g, map, &rects);
-        }
-        self.history.push(Change::Edit {
-            what: what.to_string(),
-            before,
-            after,
-            patches,
-        });
-        self.revision += 1;
+        self.commit_edit(what, before, after, patches, gpu);
         Ok(outcome)
     }
 
@@ -965,6 +949,30 @@ fn upload(g: &mut dyn GpuLayers, map: &Map, rects: &[(LayerId, GridRect)]) {
             g.changed(map, layer, all);
         }
     }
+}
+
+/// A patch for every tile of `layer` (its tiling on `map`) whose values differ between
+/// `was` and `now` (each reads a tile's rectangle).
+fn changed_tiles(
+    layer: LayerId,
+    map: &Map,
+    was: impl Fn(GridRect) -> Vec<f32>,
+    now: impl Fn(GridRect) -> Vec<f32>,
+) -> Vec<TilePatch> {
+    let dims = layer.dims(map);
+    let (tx, tz) = layer.tiles(map);
+    (0..tx * tz)
+        .filter_map(|t| {
+            let rect = tile_rect(dims, t % tx, t / tx);
+            let (before, after) = (was(rect), now(rect));
+            (before != after).then(|| TilePatch {
+                layer,
+                rect,
+                before: TileValues::from_f32(layer, before),
+                after: TileValues::from_f32(layer, after),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
