@@ -184,32 +184,8 @@ fn own_documents(seeds: &mut Seeds) {
     seeds.put("sd7_roundtrip", "three_files", &roundtrip);
 }
 
-/// Strokes of most kinds, as `tests/edit_ops.rs` writes them.
-const OPS: &str = r#"
-symmetry = "rotate-2"
-
-[[op]]
-tool = "raise"
-path = [[300.0, 300.0], [700.0, 500.0]]
-radius_elmos = 200.0
-strength = 0.6
-
-[[op]]
-tool = "flatten"
-path = [[1200.0, 900.0], [1300.0, 950.0]]
-radius_elmos = 180.0
-target = "typed"
-height_elmos = 60.0
-
-[[op]]
-tool = "noise"
-path = [[400.0, 1400.0], [900.0, 1500.0]]
-radius_elmos = 220.0
-seed = 9
-scale_elmos = 300.0
-octaves = 3
-amplitude_elmos = 15.0
-"#;
+/// One stroke of every tool, the file `tests/edit_ops.rs` runs.
+const OPS: &str = include_str!("../tests/data/every_tool.ops.toml");
 
 /// The compile cache's files after a compile of a small generated map (a tile segment, a bake
 /// segment, packed parts), each whole, behind the pick byte that leaves it as it is.

@@ -1,6 +1,6 @@
 //! Feature definitions and the names they define: a map's own `features/*.lua` (each returns
 //! `{defName = {...}}`), and an installed game's, read from its data folder (a `games/*.sdd`
-//! checkout, or the newest rapid package: `packages/*.sdp` lists files by MD5, `pool/` holds
+//! checkout, or BAR's game package (`formats::rapid`): `packages/*.sdp` lists files by MD5, `pool/` holds
 //! them gzipped). Every file runs in the Lua sandbox; one that fails is skipped and named.
 //! Names are compared case-blind, as the engine does. [`GameFileIndex`] lists the game's
 //! files once and reads one when asked (a feature's model and texture).
@@ -174,7 +174,7 @@ pub fn defined_features(files: &[BundledFile]) -> FeatureDefs {
 }
 
 /// The feature names of the game installed in `data_dir` (BAR's data folder): every
-/// `games/*.sdd` checkout, and the newest rapid package. `None` when neither is there.
+/// `games/*.sdd` checkout, and BAR's rapid game package. `None` when neither is there.
 pub fn game_feature_names(data_dir: &Path) -> Option<FeatureNames> {
     game_features(data_dir).map(|defs| defs.names())
 }
@@ -207,13 +207,13 @@ const MAX_CHECKOUT_FILES: usize = 500_000;
 pub const MAX_GAME_FILE_BYTES: u64 = 64 << 20;
 
 impl GameFileIndex {
-    /// Lists the newest rapid package's files and every `games/*.sdd` checkout's in `data_dir`
+    /// Lists BAR's rapid game package's files and every `games/*.sdd` checkout's in `data_dir`
     /// (a checkout's file wins over the package's of the same path). `None` when neither is
     /// there.
     pub fn open(data_dir: &Path) -> Option<GameFileIndex> {
         let mut files = BTreeMap::new();
         let mut found = false;
-        if let Some(pkg) = newest_package(data_dir) {
+        if let Some(pkg) = game_package(data_dir) {
             found = true;
             if let Ok(list) = std::fs::read(&pkg) {
                 for e in read_rapid_package(&list) {
@@ -319,7 +319,7 @@ fn list_dir(root: &Path, out: &mut BTreeMap<String, GameFileAt>) {
 }
 
 /// The game's files whose archive paths `want` accepts, from every `games/*.sdd` checkout in
-/// `data_dir` and the newest rapid package (64 MiB in all). `None` when neither is there.
+/// `data_dir` and BAR's rapid game package (64 MiB in all). `None` when neither is there.
 pub fn game_files(data_dir: &Path, want: fn(&str) -> bool) -> Option<Vec<BundledFile>> {
     let mut files = Vec::new();
     let mut found = false;
@@ -332,7 +332,7 @@ pub fn game_files(data_dir: &Path, want: fn(&str) -> bool) -> Option<Vec<Bundled
             }
         }
     }
-    if let Some(pkg) = newest_package(data_dir) {
+    if let Some(pkg) = game_package(data_dir) {
         found = true;
         files.extend(rapid_files(data_dir, &pkg, want));
     }
@@ -366,7 +366,7 @@ fn collect_dir(root: &Path, dir: &Path, want: fn(&str) -> bool, out: &mut Vec<Bu
 }
 
 /// BAR's game package ([`super::rapid::bar_package`]).
-fn newest_package(data_dir: &Path) -> Option<PathBuf> {
+fn game_package(data_dir: &Path) -> Option<PathBuf> {
     super::rapid::bar_package(data_dir).map(|(p, _)| p)
 }
 
